@@ -1,0 +1,109 @@
+# Makefile - builds the lab: the harness `./lab`, the workloads, the tests.
+#
+#   make            build everything into $(BUILD)/, link ./lab -> $(BUILD)/bin/lab
+#   make deps       install missing Debian packages (as root), or say what to install
+#   make run        quick run of the default experiments, plots under results/latest/
+#   make test       unit + integration tests (tests/run.sh), closing "N passed, N failed"
+#   make asan       runtime tests under AddressSanitizer (fiber annotations)
+#   make valgrind   runtime tests under valgrind (stack registration)
+#
+# Sources are found by directory, so adding a file needs no Makefile change:
+#   harness/*.c            -> $(BUILD)/libharness.a (+ harness/main.c -> lab)
+#   experiments/runtime/*  -> $(BUILD)/libcoro.a   (coroutine runtime, .c and .S)
+#   experiments/common/*.c -> $(BUILD)/libwl.a     (workload protocol)
+#   experiments/<exp>/*.c  -> $(BUILD)/bin/wl-<exp>
+#   tests/*.c              -> $(BUILD)/tests/<name> (cmocka; exit 0 pass, 1 fail, 77 skip)
+
+ARCH := $(shell uname -m)
+ifeq ($(filter x86_64,$(ARCH)),)
+$(error the coroutine context switch exists for x86_64 only; this machine is $(ARCH))
+endif
+
+BUILD ?= build
+CC ?= cc
+PKGS := liburing libseccomp json-c libcgroup
+OPT ?= -O2
+SAN ?=
+EXTRA_CFLAGS ?=
+CFLAGS_ALL = -std=gnu11 $(OPT) -g -pthread -D_GNU_SOURCE -fno-omit-frame-pointer \
+	-Wall -Wextra -Werror -Wshadow -Wformat=2 -Wno-unused-parameter -Wmissing-prototypes \
+	-Wstrict-prototypes -Wvla -Iharness -Iexperiments/common -Iexperiments/runtime \
+	$(SAN) $(EXTRA_CFLAGS) $(shell pkg-config --cflags $(PKGS) 2>/dev/null)
+LDLIBS_ALL = $(SAN) -pthread $(shell pkg-config --libs $(PKGS) 2>/dev/null) -lm
+TEST_LIBS = $(shell pkg-config --libs cmocka 2>/dev/null || echo -lcmocka)
+
+HARNESS_SRC := $(filter-out harness/main.c,$(wildcard harness/*.c))
+RUNTIME_SRC := $(wildcard experiments/runtime/*.c experiments/runtime/*.S)
+WL_SRC := $(wildcard experiments/common/*.c)
+EXPERIMENTS := $(filter-out runtime common,$(notdir $(patsubst %/,%,$(wildcard experiments/*/))))
+TEST_SRC := $(wildcard tests/*.c)
+
+obj = $(patsubst %,$(BUILD)/obj/%.o,$(basename $(1)))
+HARNESS_OBJ := $(call obj,$(HARNESS_SRC))
+RUNTIME_OBJ := $(call obj,$(RUNTIME_SRC))
+WL_OBJ := $(call obj,$(WL_SRC))
+WORKLOADS := $(patsubst %,$(BUILD)/bin/wl-%,$(EXPERIMENTS))
+TESTS := $(patsubst tests/%.c,$(BUILD)/tests/%,$(TEST_SRC))
+LIBS := $(BUILD)/libharness.a $(BUILD)/libwl.a $(BUILD)/libcoro.a
+
+.PHONY: all deps run test test-quick asan valgrind test-cgroup2 clean
+.SECONDARY:
+
+all: $(BUILD)/bin/lab $(WORKLOADS) $(TESTS) lab
+
+lab: $(BUILD)/bin/lab
+	ln -sfn $(BUILD)/bin/lab lab
+
+$(BUILD)/obj/%.o: %.c
+	@mkdir -p $(dir $@)
+	$(CC) $(CFLAGS_ALL) -MMD -MP -c $< -o $@
+
+$(BUILD)/obj/%.o: %.S
+	@mkdir -p $(dir $@)
+	$(CC) $(CFLAGS_ALL) -MMD -MP -c $< -o $@
+
+$(BUILD)/libharness.a: $(HARNESS_OBJ)
+	@rm -f $@; ar rcs $@ $^
+$(BUILD)/libcoro.a: $(RUNTIME_OBJ)
+	@rm -f $@; ar rcs $@ $^
+$(BUILD)/libwl.a: $(WL_OBJ)
+	@rm -f $@; ar rcs $@ $^
+
+$(BUILD)/bin/lab: $(BUILD)/obj/harness/main.o $(BUILD)/libharness.a
+	@mkdir -p $(dir $@)
+	$(CC) -o $@ $^ $(LDLIBS_ALL)
+
+# One workload binary per experiment directory.
+.SECONDEXPANSION:
+$(BUILD)/bin/wl-%: $$(call obj,$$(wildcard experiments/%/*.c)) $(BUILD)/libwl.a $(BUILD)/libcoro.a
+	@mkdir -p $(dir $@)
+	$(CC) -o $@ $^ $(LDLIBS_ALL)
+
+$(BUILD)/tests/%: $(BUILD)/obj/tests/%.o $(LIBS)
+	@mkdir -p $(dir $@)
+	$(CC) -o $@ $< $(LIBS) $(LDLIBS_ALL) $(TEST_LIBS)
+
+deps:
+	@sh tools/deps.sh
+
+run: deps
+	@$(MAKE) --no-print-directory all
+	./lab run spawn --scale quick
+
+test: deps
+	@$(MAKE) --no-print-directory all
+	@sh tests/run.sh $(BUILD)
+
+asan:
+	@$(MAKE) --no-print-directory BUILD=build-asan OPT=-O1 \
+	  SAN="-fsanitize=address -fsanitize=undefined" EXTRA_CFLAGS=-DLAB_ASAN all
+	@sh tests/run.sh build-asan runtime
+
+valgrind:
+	@$(MAKE) --no-print-directory BUILD=build-valgrind EXTRA_CFLAGS=-DLAB_VALGRIND all
+	@LAB_VALGRIND=1 sh tests/run.sh build-valgrind runtime
+
+clean:
+	rm -rf build build-asan build-valgrind lab
+
+-include $(shell find $(BUILD)/obj -name '*.d' 2>/dev/null)

@@ -1,0 +1,68 @@
+/*
+ * wl.h - the workload side of the harness protocol.
+ *
+ * A workload binary `build/bin/wl-<experiment>` is exec'd by the harness inside
+ * a sandbox as:  wl-<experiment> --variant V --n N [--stack SIZE] [--threads T]
+ *                [--duration S] [--backend io_uring|epoll] [--opt KEY=VALUE]...
+ * It does the work, then prints exactly one report line on stdout:
+ *   @lab-report {"status":"ok","wall_s":1.23,"ops":1000,...}
+ * Keys the harness puts into summary.csv: wall_s, ops, ops_per_s, lat_p50_ns,
+ * lat_p99_ns, lat_p999_ns, lat_max_ns.  Every other key lands in the point's
+ * JSON under "workload".  A workload stopped by a host limit reports
+ * status "limit" with "limit" naming it (pid_max, threads-max, max_map_count,
+ * RLIMIT_NPROC, memory) and "detail", and exits 0: a limit is data, not a crash.
+ * Figures must be measured in this run; never print a constant as a result.
+ */
+#ifndef LAB_WL_H
+#define LAB_WL_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+#define WL_MAX_OPTS 16
+
+struct wl_args
+{
+  const char *experiment; /* set by the caller of wl_parse_args */
+  const char *variant;
+  long n;                 /* tasks / connections / iterations: the scale */
+  long stack_size;        /* bytes; 0 = variant default */
+  int threads;            /* worker threads for M:N runtimes; 0 = one per CPU */
+  double duration_s;      /* for time-bounded workloads; 0 = workload default */
+  const char *backend;    /* coroutine I/O backend: "io_uring" (default) or "epoll" */
+  int n_opts;
+  const char *opt_key[WL_MAX_OPTS], *opt_val[WL_MAX_OPTS];
+};
+
+/* Parses the common flags; on bad use prints a message and exits 2. */
+void wl_parse_args (int argc, char **argv, const char *experiment,
+                    const char *const *variants, struct wl_args *a);
+/* Value of --opt KEY=VALUE, or `def`. */
+const char *wl_opt (const struct wl_args *a, const char *key, const char *def);
+long wl_opt_long (const struct wl_args *a, const char *key, long def);
+
+/* Report builder: collect key/values, then emit once. */
+struct wl_report;
+struct wl_report *wl_report_new (const struct wl_args *a);
+void wl_report_num (struct wl_report *r, const char *key, double v);
+void wl_report_int (struct wl_report *r, const char *key, int64_t v);
+void wl_report_str (struct wl_report *r, const char *key, const char *v);
+/* Sorts `ns` in place and reports lat_p50_ns, lat_p99_ns, lat_p999_ns, lat_max_ns,
+   lat_mean_ns and lat_samples. */
+void wl_report_latencies (struct wl_report *r, uint64_t *ns, size_t n);
+/* Prints the report line with status "ok" and frees r.  Returns 0 (the exit code). */
+int wl_report_ok (struct wl_report *r);
+/* Status "limit": names the limit hit after `done` tasks; exits 0. */
+int wl_report_limit (struct wl_report *r, const char *limit, const char *detail);
+/* Status "error": the workload itself failed (exit 1). */
+int wl_report_error (struct wl_report *r, const char *detail);
+
+/* Which host limit most likely made a thread/mmap/fork fail with `err` (errno)
+   after `count` live tasks: "threads-max", "pid_max", "max_map_count",
+   "RLIMIT_NPROC", "pids.max" or "memory".  Reads /proc/sys and rlimits. */
+const char *wl_which_limit (int err, long count, char *detail, size_t len);
+
+/* Monotonic ns. */
+uint64_t wl_now_ns (void);
+
+#endif

@@ -1,0 +1,86 @@
+/*
+ * sandbox.h - run one command in an isolated sandbox and measure it.
+ *
+ * lab_sandbox_run() is the whole lifecycle of one point:
+ *   1. create the point's cgroup with the profile's limits (cgroup.h);
+ *   2. clone a child into new namespaces (pid, mount, net, ipc, uts, cgroup as
+ *      the profile says); the child waits on a pipe;
+ *   3. the parent attaches the child to the cgroup, then releases it
+ *      ("attach before release": the workload is in its cgroup before exec);
+ *   4. the child makes / private, remounts /proc, brings `lo` up, sets the
+ *      hostname and rlimits, loads the seccomp filter (last step), execs;
+ *   5. the parent samples /proc/<pid>/status (VmRSS, VmSize, VmSwap; summed over
+ *      the cgroup's processes) and cgroup memory every sample_ms, enforces
+ *      the timeout (kills the whole cgroup), reaps with wait4 (rusage);
+ *   6. reads the cgroup's figures, classifies the end (ok, oom, timeout,
+ *      seccomp, crashed), kills what is left, removes the cgroup - also on
+ *      errors.  SIGINT/SIGTERM to the harness kill the running point and remove
+ *      its cgroup before the harness exits (lab_sandbox_install_signal_handlers).
+ */
+#ifndef LAB_SANDBOX_H
+#define LAB_SANDBOX_H
+
+#include <stdint.h>
+#include <sys/types.h>
+
+#include "cgroup.h"
+#include "error.h"
+#include "profile.h"
+
+enum lab_status
+{
+  LAB_ST_OK = 0,
+  LAB_ST_OOM,
+  LAB_ST_TIMEOUT,
+  LAB_ST_SECCOMP,
+  LAB_ST_CRASHED,
+  LAB_ST_LIMIT,   /* set by the harness from the workload's report */
+  LAB_ST_SKIPPED, /* set by the harness */
+};
+const char *lab_status_name (enum lab_status st);
+
+struct lab_sandbox_spec
+{
+  const struct lab_profile *profile;
+  char *const *argv;      /* argv[0] is an absolute path */
+  char *const *envp;      /* NULL = a minimal environment (PATH, HOME=/, LANG=C) */
+  const char *name;       /* cgroup leaf name, e.g. "point-3" */
+  int stdout_fd;          /* child's stdout/stderr; -1 = inherit */
+  int stderr_fd;
+  double timeout_s;       /* overrides profile->timeout_s when > 0 */
+  int sample_ms;          /* /proc sampling period; 0 = 20 ms */
+  const char *seccomp_override; /* path; overrides profile->seccomp_path */
+  int seccomp_log;        /* record syscalls used (SCMP_ACT_LOG) instead of enforcing */
+};
+
+struct lab_sandbox_result
+{
+  enum lab_status status;
+  int exit_code;          /* when exited normally, else -1 */
+  int term_signal;        /* when killed, else 0 */
+  double wall_s;          /* from release to reap, measured by the harness */
+  double cpu_user_s, cpu_sys_s;   /* rusage of the reaped child */
+  int64_t vol_ctxsw, invol_ctxsw; /* rusage */
+  int64_t max_rss_bytes;          /* rusage ru_maxrss */
+  int64_t rss_peak, vss_peak, swap_peak; /* /proc samples; -1 = none taken */
+  int n_samples;
+  struct lab_cgroup_stats cg;     /* figures read at the end (peaks) */
+  int64_t cg_mem_peak_sampled;    /* max of sampled cgroup memory */
+  int seccomp_nr;                 /* syscall that killed it, -1 if unknown/none */
+  char seccomp_name[64];
+  char cgroup_path[512];
+  char cgroup_backend[8];
+  char detail[256];               /* human-readable reason for a non-ok status */
+};
+
+int lab_sandbox_run (const struct lab_sandbox_spec *spec, struct lab_sandbox_result *res,
+                     lab_error_t *err);
+/* SIGINT/SIGTERM/SIGHUP: kill the running sandbox, remove cgroups, then exit 128+sig
+   (or, with `graceful`, set a flag that lab_sandbox_interrupted() reports). */
+void lab_sandbox_install_signal_handlers (void);
+int lab_sandbox_interrupted (void);
+/* The result as a JSON object (status, figures, sandbox description). */
+struct json_object *lab_sandbox_result_to_json (const struct lab_sandbox_spec *spec,
+                                                const struct lab_sandbox_result *res);
+
+#endif
