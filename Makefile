@@ -27,7 +27,7 @@ SAN ?=
 EXTRA_CFLAGS ?=
 CFLAGS_ALL = -std=gnu11 $(OPT) -g -pthread -D_GNU_SOURCE -fno-omit-frame-pointer \
 	-Wall -Wextra -Werror -Wshadow -Wformat=2 -Wno-unused-parameter -Wmissing-prototypes \
-	-Wstrict-prototypes -Wvla -Iharness -Iexperiments/common -Iexperiments/runtime \
+	-Wstrict-prototypes -Wvla -Wno-format-truncation -Iharness -Iexperiments/common -Iexperiments/runtime \
 	$(SAN) $(EXTRA_CFLAGS) $(shell pkg-config --cflags $(PKGS) 2>/dev/null)
 LDLIBS_ALL = $(SAN) -pthread $(shell pkg-config --libs $(PKGS) 2>/dev/null) -lm
 TEST_LIBS = $(shell pkg-config --libs cmocka 2>/dev/null || echo -lcmocka)
@@ -46,10 +46,17 @@ WORKLOADS := $(patsubst %,$(BUILD)/bin/wl-%,$(EXPERIMENTS))
 TESTS := $(patsubst tests/%.c,$(BUILD)/tests/%,$(TEST_SRC))
 LIBS := $(BUILD)/libharness.a $(BUILD)/libwl.a $(BUILD)/libcoro.a
 
-.PHONY: all deps run test test-quick asan valgrind test-cgroup2 clean
+.PHONY: FORCE all deps run test test-quick asan valgrind test-cgroup2 clean
 .SECONDARY:
 
-all: $(BUILD)/bin/lab $(WORKLOADS) $(TESTS) lab
+all: $(BUILD)/bin/lab $(WORKLOADS) $(TESTS) $(BUILD)/bin/buildflags.txt lab
+
+# Recorded in every run's meta.json.
+$(BUILD)/bin/buildflags.txt: FORCE
+	@mkdir -p $(dir $@)
+	@echo '$(CC) $(shell $(CC) -dumpfullversion) -std=gnu11 $(OPT) -g -fno-omit-frame-pointer $(SAN) $(EXTRA_CFLAGS)' > $@.tmp
+	@cmp -s $@.tmp $@ && rm -f $@.tmp || mv $@.tmp $@
+FORCE:
 
 lab: $(BUILD)/bin/lab
 	ln -sfn $(BUILD)/bin/lab lab

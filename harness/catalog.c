@@ -1,0 +1,63 @@
+/* catalog.c - see catalog.h.  Adding an experiment: a directory
+   experiments/<name>/ (built into build/bin/wl-<name>) and one entry here. */
+#include "catalog.h"
+
+#include <string.h>
+
+static const char *const spawn_variants[] = { "pthread", "coro", NULL };
+static const long spawn_quick[] = { 1000, 10000, 100000, 0 };
+static const long spawn_full[] = { 1000, 10000, 100000, 1000000, 0 };
+
+static const char *const switch_variants[] = { "coro", "pthread", "ucontext", NULL };
+static const long switch_quick[] = { 100000, 1000000, 0 };
+static const long switch_full[] = { 1000000, 10000000, 0 };
+
+static const char *const memory_variants[] = { "pthread", "coro", "coro-copystack", NULL };
+static const long memory_quick[] = { 1000, 10000, 100000, 0 };
+static const long memory_full[] = { 10000, 100000, 1000000, 0 };
+
+static const char *const seccomp_variants[] = { "syscall", "io_uring", "io_uring-restricted", NULL };
+static const char *const seccomp_profiles[] = { "containers/deny-openat.json", "containers/deny-openat.json",
+                                                "containers/deny-openat.json", NULL };
+static const long seccomp_scale[] = { 1, 0 };
+
+const struct lab_experiment lab_experiments[] = {
+  { "spawn", "N tasks that each sleep 1 ms and end: spawn time, total wall time, memory per task",
+    "C1, C3", spawn_variants, NULL, spawn_quick, spawn_full, "containers/default.json", "tasks", 600 },
+  { "switch", "two tasks ping-pong: time per switch (coroutine switch, futex handoff, swapcontext)",
+    "C3", switch_variants, NULL, switch_quick, switch_full, "containers/default.json", "round trips", 600 },
+  { "memory", "N tasks parked alive: RSS, VSS, swap and cgroup memory (with kernel part) per task",
+    "C2", memory_variants, NULL, memory_quick, memory_full, "containers/default.json", "tasks", 600 },
+  { "seccomp", "does a seccomp profile that denies openat also stop io_uring's openat? "
+               "IORING_REGISTER_RESTRICTIONS does",
+    "C12", seccomp_variants, seccomp_profiles, seccomp_scale, seccomp_scale, "containers/deny-openat.json",
+    "attempts", 60 },
+  { NULL, NULL, NULL, NULL, NULL, NULL, NULL, NULL, NULL, 0 },
+};
+
+const struct lab_experiment *
+lab_experiment_find (const char *name)
+{
+  for (const struct lab_experiment *e = lab_experiments; e->name; e++)
+    if (strcmp (e->name, name) == 0)
+      return e;
+  return NULL;
+}
+
+size_t
+lab_experiment_count (void)
+{
+  size_t n = 0;
+  while (lab_experiments[n].name)
+    n++;
+  return n;
+}
+
+int
+lab_experiment_variant (const struct lab_experiment *e, const char *variant)
+{
+  for (int i = 0; e->variants[i]; i++)
+    if (strcmp (e->variants[i], variant) == 0)
+      return i;
+  return -1;
+}

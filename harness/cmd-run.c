@@ -1,0 +1,478 @@
+/*
+ * cmd-run.c - `lab run`: plans the points of the named experiments (variant x
+ * n x repeat), runs each in its own sandbox (point.c), keeps summary.csv
+ * current after every point, then renders plots and the report (plot.c,
+ * report.c).  Interrupted runs keep every finished point; `--resume DIR` (or
+ * `--out DIR` on a directory that has points) runs only what is missing.
+ *
+ * Order: per experiment, n ascending, variants interleaved, so a partial run
+ * already compares the variants.  A variant stopped by a host limit or the OOM
+ * killer at some n is recorded `skipped` (with the reason) at larger n rather
+ * than run into the same wall again.
+ */
+#include <errno.h>
+#include <getopt.h>
+#include <json-c/json.h>
+#include <limits.h>
+#include <stdio.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <time.h>
+#include <unistd.h>
+
+#include "catalog.h"
+#include "commands.h"
+#include "meta.h"
+#include "plot.h"
+#include "point.h"
+#include "profile.h"
+#include "results.h"
+#include "sandbox.h"
+#include "utils.h"
+
+#define MAX_EXPS 16
+#define MAX_SCALE 32
+#define MAX_VARIANTS 16
+
+struct run_opts
+{
+  const struct lab_experiment *exps[MAX_EXPS];
+  int n_exps;
+  const char *scale;
+  long ns[MAX_SCALE];
+  int n_ns;               /* 0 = quick/full from the catalog */
+  int full;
+  const char *variants[MAX_VARIANTS];
+  int n_variants;
+  int repeat;
+  char out[PATH_MAX];
+  int default_out;
+  const char *profile;
+  double timeout_s;
+};
+
+static void
+usage (FILE *f)
+{
+  fprintf (f,
+           "usage: lab run EXPERIMENT... [--scale quick|full|N[,N...]] [--variants A,B] [--repeat K]\n"
+           "               [--out DIR] [--profile FILE] [--timeout SECONDS]\n"
+           "       lab run --resume DIR\n\n"
+           "Runs every (variant, n, repeat) point of each EXPERIMENT (or `all`) in its own sandbox,\n"
+           "writes DIR/summary.csv, DIR/points/*.json and DIR/meta.json, renders DIR/plots/ and\n"
+           "DIR/report.md.  Default DIR: results/<UTC time>-<experiments>/, with results/latest\n"
+           "pointing at it.  --scale: `quick` (default), `full`, or task counts such as 1000,1M.\n"
+           "--profile: sandbox profile for every point (default: the experiment's, normally\n"
+           "containers/default.json).  --resume DIR: run the points DIR does not have yet.\n"
+           "Exit 0 when every point ran (points ending oom, limit, timeout, seccomp or crashed are\n"
+           "data); 1 on harness errors; 2 on bad use.  `lab list` shows experiments and variants.\n");
+}
+
+static int
+parse_list (char *s, const char **out, int max, const char *what, lab_error_t *err)
+{
+  int n = 0;
+  for (char *save = NULL, *tok = strtok_r (s, ",", &save); tok; tok = strtok_r (NULL, ",", &save))
+    {
+      if (n == max)
+        return lab_usage_error (err, "%s: more than %d entries", what, max);
+      out[n++] = tok;
+    }
+  if (n == 0)
+    return lab_usage_error (err, "%s: empty list", what);
+  return n;
+}
+
+static int
+parse_scale (struct run_opts *o, char *s, lab_error_t *err)
+{
+  const char *items[MAX_SCALE];
+  int n;
+
+  o->scale = s;
+  if (strcmp (s, "quick") == 0 || strcmp (s, "full") == 0)
+    {
+      o->full = s[0] == 'f';
+      return 0;
+    }
+  n = parse_list (s, items, MAX_SCALE, "--scale", err);
+  if (n < 0)
+    return -1;
+  for (int i = 0; i < n; i++)
+    {
+      if (lab_parse_count (items[i], "--scale", &o->ns[i], err) < 0)
+        return lab_error_prepend (err, "expected quick, full or task counts such as 1000,1M");
+      if (o->ns[i] < 1 || o->ns[i] > LAB_MAX_SCALE)
+        return lab_usage_error (err, "--scale: impossible scale `%s` (n must be 1..%ld)", items[i], LAB_MAX_SCALE);
+    }
+  o->n_ns = n;
+  return 0;
+}
+
+static int
+parse_args (int argc, char **argv, struct run_opts *o, lab_error_t *err)
+{
+  static const struct option opts[] = {
+    { "help", no_argument, 0, 'h' },         { "scale", required_argument, 0, 's' },
+    { "variants", required_argument, 0, 'v' }, { "repeat", required_argument, 0, 'r' },
+    { "out", required_argument, 0, 'o' },    { "profile", required_argument, 0, 'p' },
+    { "timeout", required_argument, 0, 't' }, { "resume", required_argument, 0, 'R' },
+    { 0, 0, 0, 0 },
+  };
+  int c;
+  long l;
+  char *end;
+
+  o->repeat = 1;
+  optind = 1;
+  opterr = 0;
+  while ((c = getopt_long (argc, argv, ":hs:v:r:o:p:t:R:", opts, NULL)) != -1)
+    switch (c)
+      {
+      case 'h': usage (stdout); exit (0);
+      case 's': if (parse_scale (o, optarg, err) < 0) return -1; break;
+      case 'v':
+        o->n_variants = parse_list (optarg, o->variants, MAX_VARIANTS, "--variants", err);
+        if (o->n_variants < 0)
+          return -1;
+        break;
+      case 'r':
+        if (lab_parse_count (optarg, "--repeat", &l, err) < 0)
+          return -1;
+        if (l < 1 || l > 1000)
+          return lab_usage_error (err, "--repeat: `%s` is out of range 1..1000", optarg);
+        o->repeat = (int) l;
+        break;
+      case 'o': snprintf (o->out, sizeof (o->out), "%s", optarg); break;
+      case 'p': o->profile = optarg; break;
+      case 't':
+        o->timeout_s = strtod (optarg, &end);
+        if (*end || end == optarg || o->timeout_s <= 0 || o->timeout_s > 86400)
+          return lab_usage_error (err, "--timeout: bad number of seconds `%s`", optarg);
+        break;
+      case 'R': return lab_usage_error (err, "--resume DIR must be used alone");
+      case ':': return lab_usage_error (err, "option `%s` needs a value", argv[optind - 1]);
+      default: return lab_usage_error (err, "unknown option `%s` (see `lab run --help`)", argv[optind - 1]);
+      }
+  for (int i = optind; i < argc; i++)
+    {
+      if (strcmp (argv[i], "all") == 0)
+        {
+          for (const struct lab_experiment *e = lab_experiments; e->name && o->n_exps < MAX_EXPS; e++)
+            o->exps[o->n_exps++] = e;
+          continue;
+        }
+      if (o->n_exps == MAX_EXPS)
+        return lab_usage_error (err, "too many experiments");
+      o->exps[o->n_exps] = lab_experiment_find (argv[i]);
+      if (o->exps[o->n_exps] == NULL)
+        return lab_usage_error (err, "unknown experiment `%s` (see `lab list`)", argv[i]);
+      o->n_exps++;
+    }
+  if (o->n_exps == 0)
+    return lab_usage_error (err, "no experiment named (see `lab list`)");
+  for (int v = 0; v < o->n_variants; v++)
+    {
+      int found = 0;
+      for (int e = 0; e < o->n_exps; e++)
+        found |= lab_experiment_variant (o->exps[e], o->variants[v]) >= 0;
+      if (!found)
+        return lab_usage_error (err, "--variants: no experiment named has variant `%s` (see `lab list`)",
+                                o->variants[v]);
+    }
+  return 0;
+}
+
+/* --resume DIR: the original command line from DIR/meta.json, with --out DIR. */
+static int
+resume_args (const char *dir, int *argc, char ***argv, lab_error_t *err)
+{
+  char path[PATH_MAX];
+  struct json_object *meta, *args;
+  int n, k = 0;
+  char **v;
+
+  snprintf (path, sizeof (path), "%s/meta.json", dir);
+  if (lab_json_read (path, &meta, err) < 0)
+    return lab_error_prepend (err, "--resume `%s`", dir);
+  if (!json_object_object_get_ex (meta, "argv", &args) || !json_object_is_type (args, json_type_array))
+    {
+      json_object_put (meta);
+      return lab_usage_error (err, "--resume: `%s` has no `argv`", path);
+    }
+  n = (int) json_object_array_length (args);
+  v = calloc ((size_t) n + 3, sizeof (char *));
+  for (int i = 1; i < n; i++) /* argv[0] "lab" is dropped; argv[1] "run" becomes our argv[0] */
+    {
+      const char *a = json_object_get_string (json_object_array_get_idx (args, i));
+      if (strcmp (a, "--out") == 0 || strcmp (a, "-o") == 0)
+        {
+          i++;
+          continue;
+        }
+      if (strncmp (a, "--out=", 6) == 0)
+        continue;
+      v[k++] = strdup (a);
+    }
+  v[k++] = strdup ("--out");
+  v[k++] = strdup (dir);
+  json_object_put (meta);
+  *argc = k;
+  *argv = v;
+  return 0;
+}
+
+static int
+make_out_dir (struct run_opts *o, lab_error_t *err)
+{
+  char stamp[32], names[256] = "";
+  time_t t = time (NULL);
+  struct tm tm;
+
+  if (o->out[0] == '\0')
+    {
+      gmtime_r (&t, &tm);
+      strftime (stamp, sizeof (stamp), "%Y%m%dT%H%M%SZ", &tm);
+      for (int i = 0; i < o->n_exps; i++)
+        snprintf (names + strlen (names), sizeof (names) - strlen (names), "%s%s", i ? "+" : "", o->exps[i]->name);
+      snprintf (o->out, sizeof (o->out), "%s/results/%s-%s", lab_root_dir (), stamp, names);
+      o->default_out = 1;
+    }
+  if (lab_mkdir_p (o->out, 0755, err) < 0)
+    return -1;
+  {
+    char p[PATH_MAX + 16];
+    snprintf (p, sizeof (p), "%s/points", o->out);
+    return lab_mkdir_p (p, 0755, err);
+  }
+}
+
+static void
+point_limit (struct json_object *pt, char *why, size_t len)
+{
+  struct json_object *s = NULL, *n = NULL;
+  const char *st;
+
+  if (!json_object_object_get_ex (pt, "status", &s))
+    return;
+  st = json_object_get_string (s);
+  if (strcmp (st, "limit") != 0 && strcmp (st, "oom") != 0 && strcmp (st, "timeout") != 0)
+    return;
+  json_object_object_get_ex (pt, "n", &n);
+  snprintf (why, len, "variant ended `%s` at n=%lld; larger n not run", st, (long long) json_object_get_int64 (n));
+}
+
+static int
+want_variant (const struct run_opts *o, const char *v)
+{
+  if (o->n_variants == 0)
+    return 1;
+  for (int i = 0; i < o->n_variants; i++)
+    if (strcmp (o->variants[i], v) == 0)
+      return 1;
+  return 0;
+}
+
+struct profile_cache
+{
+  char *path[MAX_VARIANTS * 2];
+  struct lab_profile prof[MAX_VARIANTS * 2];
+  int n;
+};
+
+static const struct lab_profile *
+get_profile (struct profile_cache *pc, const char *path, lab_error_t *err)
+{
+  char full[PATH_MAX];
+
+  if (path[0] == '/' || access (path, F_OK) == 0)
+    snprintf (full, sizeof (full), "%s", path);
+  else
+    snprintf (full, sizeof (full), "%s/%s", lab_root_dir (), path);
+  for (int i = 0; i < pc->n; i++)
+    if (strcmp (pc->path[i], full) == 0)
+      return &pc->prof[i];
+  if (pc->n == (int) ARRAY_SIZE (pc->path))
+    {
+      lab_error (err, 0, "too many profiles");
+      return NULL;
+    }
+  if (lab_profile_load (full, lab_root_dir (), &pc->prof[pc->n], err) < 0)
+    return NULL;
+  pc->path[pc->n] = strdup (full);
+  return &pc->prof[pc->n++];
+}
+
+static int
+write_summary (const char *dir, struct json_object *points, lab_error_t *err)
+{
+  size_t n = json_object_array_length (points);
+  struct json_object **rows = calloc (n + 1, sizeof (*rows));
+  char path[PATH_MAX + 16];
+  int ret;
+
+  for (size_t i = 0; i < n; i++)
+    rows[i] = lab_point_summary (json_object_array_get_idx (points, i));
+  snprintf (path, sizeof (path), "%s/summary.csv", dir);
+  ret = lab_csv_write (path, rows, n, err);
+  free (rows);
+  return ret;
+}
+
+static void
+update_latest (const struct run_opts *o)
+{
+  char link[PATH_MAX], tmp[PATH_MAX + 8];
+  const char *base = strrchr (o->out, '/');
+
+  if (!o->default_out || base == NULL)
+    return;
+  snprintf (link, sizeof (link), "%s/results/latest", lab_root_dir ());
+  snprintf (tmp, sizeof (tmp), "%s.tmp", link);
+  unlink (tmp);
+  if (symlink (base + 1, tmp) == 0 && rename (tmp, link) < 0)
+    unlink (tmp);
+}
+
+static int
+run_points (struct run_opts *o, struct json_object *points, int *n_run, int *n_reused, lab_error_t *err)
+{
+  struct profile_cache pc = { 0 };
+  int ret = 0;
+
+  for (int e = 0; e < o->n_exps && ret == 0; e++)
+    {
+      const struct lab_experiment *x = o->exps[e];
+      const long *ns = o->n_ns ? o->ns : (o->full ? x->full : x->quick);
+      int count = 0;
+      char stop[MAX_VARIANTS][160];
+
+      memset (stop, 0, sizeof (stop));
+      if (!o->n_ns)
+        while (ns[count])
+          count++;
+      else
+        count = o->n_ns;
+      for (int i = 0; i < count && ret == 0; i++)
+        for (int v = 0; x->variants[v] && ret == 0; v++)
+          for (int r = 1; r <= o->repeat && ret == 0; r++)
+            {
+              struct lab_point pt = { x, x->variants[v], ns[i], r, "" };
+              const char *ppath = o->profile ? o->profile
+                                  : (x->profiles && x->profiles[v]) ? x->profiles[v] : x->profile;
+              const struct lab_profile *prof;
+              struct json_object *res = NULL;
+              char jp[PATH_MAX + 200];
+
+              if (!want_variant (o, x->variants[v]))
+                continue;
+              snprintf (pt.id, sizeof (pt.id), "%s-%s-n%ld-r%d", x->name, pt.variant, pt.n, r);
+              snprintf (jp, sizeof (jp), "%s/points/%s.json", o->out, pt.id);
+              if (access (jp, F_OK) == 0 && lab_json_read (jp, &res, NULL) == 0)
+                {
+                  (*n_reused)++;
+                  json_object_array_add (points, res);
+                  point_limit (res, stop[v], sizeof (stop[v]));
+                  continue;
+                }
+              if ((prof = get_profile (&pc, ppath, err)) == NULL)
+                {
+                  ret = -1;
+                  break;
+                }
+              printf ("%-40s ", pt.id);
+              fflush (stdout);
+              if (lab_point_run (&pt, prof, o->out, o->timeout_s > 0 ? o->timeout_s : x->timeout_s,
+                                 stop[v][0] ? stop[v] : NULL, &res, err) < 0)
+                {
+                  printf ("error\n");
+                  ret = -1;
+                  break;
+                }
+              {
+                struct json_object *s = lab_point_summary (res), *st = NULL, *w = NULL, *d = NULL;
+                json_object_object_get_ex (s, "status", &st);
+                json_object_object_get_ex (s, "wall_s", &w);
+                json_object_object_get_ex (res, "detail", &d);
+                printf ("%-8s %10s s  %s\n", json_object_get_string (st), w ? json_object_get_string (w) : "-",
+                        d ? json_object_get_string (d) : "");
+              }
+              (*n_run)++;
+              point_limit (res, stop[v], sizeof (stop[v]));
+              json_object_array_add (points, res);
+              if (write_summary (o->out, points, err) < 0)
+                ret = -1;
+            }
+    }
+  for (int i = 0; i < pc.n; i++)
+    {
+      lab_profile_free (&pc.prof[i]);
+      free (pc.path[i]);
+    }
+  return ret;
+}
+
+int
+cmd_run (int argc, char **argv)
+{
+  struct run_opts o = { 0 };
+  lab_error_t err = NULL;
+  struct json_object *points;
+  char **rargv = NULL;
+  int rargc = 0, n_run = 0, n_reused = 0, ret;
+  char *orig_cmd[256];
+  int orig_n = 0;
+
+  if (argc >= 2 && (strcmp (argv[1], "--resume") == 0 || strncmp (argv[1], "--resume=", 9) == 0))
+    {
+      const char *dir = argv[1][8] == '=' ? argv[1] + 9 : argc > 2 ? argv[2] : NULL;
+      if (dir == NULL)
+        {
+          fprintf (stderr, "lab run: --resume needs a results directory\n");
+          return 2;
+        }
+      if (resume_args (dir, &rargc, &rargv, &err) < 0)
+        return lab_error_report (&err);
+      argc = rargc;
+      argv = rargv;
+    }
+  if (parse_args (argc, argv, &o, &err) < 0)
+    {
+      fprintf (stderr, "lab run: %s\n", err->msg);
+      ret = err->exit_code;
+      lab_error_release (&err);
+      return ret;
+    }
+  if (make_out_dir (&o, &err) < 0)
+    return lab_error_report (&err);
+  orig_cmd[orig_n++] = (char *) "lab";
+  for (int i = 0; i < argc && orig_n < 250; i++)
+    orig_cmd[orig_n++] = argv[i];
+  {
+    char mp[PATH_MAX + 16];
+    int has_meta;
+    snprintf (mp, sizeof (mp), "%s/meta.json", o.out);
+    has_meta = access (mp, F_OK) == 0;
+    if (!has_meta && lab_meta_write (o.out, orig_n, orig_cmd, &err) < 0)
+      return lab_error_report (&err);
+  }
+  lab_sandbox_install_signal_handlers ();
+  printf ("lab: results in %s\n", o.out);
+  points = json_object_new_array ();
+  ret = run_points (&o, points, &n_run, &n_reused, &err);
+  if (ret == 0 && write_summary (o.out, points, &err) < 0)
+    ret = -1;
+  if (n_reused)
+    printf ("lab: resumed: %d points were already done, %d run now\n", n_reused, n_run);
+  if (ret == 0 && lab_plot_render (o.out, &err) < 0)
+    ret = -1;
+  json_object_put (points);
+  update_latest (&o);
+  if (ret < 0)
+    {
+      fprintf (stderr, "lab: points finished so far are kept; continue with `lab run --resume %s`\n", o.out);
+      return lab_error_report (&err);
+    }
+  printf ("lab: summary  %s/summary.csv\nlab: report   %s/report.md\nlab: plots    %s/plots/\n", o.out, o.out, o.out);
+  return 0;
+}

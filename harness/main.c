@@ -1,0 +1,56 @@
+/*
+ * main.c - `lab`: the harness's command dispatcher.  See README.md for the
+ * commands; each lives in its own cmd-*.c file.
+ */
+#include <errno.h>
+#include <limits.h>
+#include <libgen.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "commands.h"
+
+static const struct
+{
+  const char *name;
+  int (*fn) (int, char **);
+  const char *help;
+} commands[] = {
+  { "doctor", cmd_doctor, "check what this host supports and the limits that cap experiments" },
+  { "list", cmd_list, "list the experiments and their variants" },
+  { "run", cmd_run, "run experiments, each point in its own sandbox; write results and plots" },
+  { "plot", cmd_plot, "re-render the plots and report of a results directory" },
+  { "sandbox", cmd_sandbox, "run any command in a sandbox and print its figures as JSON" },
+};
+
+static void
+usage (FILE *f)
+{
+  fprintf (f, "usage: lab COMMAND [OPTIONS]\n\ncommands:\n");
+  for (size_t i = 0; i < sizeof (commands) / sizeof (commands[0]); i++)
+    fprintf (f, "  %-8s %s\n", commands[i].name, commands[i].help);
+  fprintf (f, "\n`lab COMMAND --help` describes each command.\n");
+}
+
+int
+main (int argc, char **argv)
+{
+  if (argc < 2)
+    {
+      usage (stderr);
+      return 2;
+    }
+  if (strcmp (argv[1], "--help") == 0 || strcmp (argv[1], "-h") == 0 || strcmp (argv[1], "help") == 0)
+    {
+      usage (stdout);
+      return 0;
+    }
+  for (size_t i = 0; i < sizeof (commands) / sizeof (commands[0]); i++)
+    if (strcmp (argv[1], commands[i].name) == 0)
+      return commands[i].fn (argc - 1, argv + 1);
+  fprintf (stderr, "lab: unknown command `%s`\n", argv[1]);
+  usage (stderr);
+  return 2;
+}

@@ -1,0 +1,249 @@
+/*
+ * point.c - runs one experiment point (see point.h).
+ *
+ * Status: the sandbox decides oom, timeout, seccomp and crashed from how the
+ * workload ended; a workload that exited reports `ok` or `limit` (a host limit
+ * stopped it: data, not a failure).  A workload that exits without a report,
+ * or reports an error, is `crashed` with the reason in `detail`.
+ * Figures: timings and latencies from the workload's report; CPU time and
+ * context switches from the reaped child's rusage; RSS/VSS/swap peaks from the
+ * harness's /proc samples; memory peak and kernel memory from the cgroup.
+ */
+#include "point.h"
+
+#include <errno.h>
+#include <fcntl.h>
+#include <stdio.h>
+#include <string.h>
+#include <time.h>
+
+#include "commands.h"
+#include "results.h"
+#include "sandbox.h"
+#include "utils.h"
+
+struct json_object *
+lab_point_read_report (const char *stdout_path)
+{
+  FILE *f = fopen (stdout_path, "re");
+  char *line = NULL, *last = NULL;
+  size_t cap = 0;
+  struct json_object *o = NULL;
+
+  if (f == NULL)
+    return NULL;
+  while (getline (&line, &cap, f) > 0)
+    if (strncmp (line, "@lab-report ", 12) == 0)
+      {
+        free (last);
+        last = strdup (line + 12);
+      }
+  free (line);
+  fclose (f);
+  if (last)
+    o = json_tokener_parse (last);
+  free (last);
+  if (o && !json_object_is_type (o, json_type_object))
+    {
+      json_object_put (o);
+      o = NULL;
+    }
+  return o;
+}
+
+static void
+add_num (struct json_object *row, const char *key, int64_t v)
+{
+  json_object_object_add (row, key, v >= 0 ? json_object_new_int64 (v) : NULL);
+}
+
+static void
+copy_key (struct json_object *row, struct json_object *report, const char *key)
+{
+  struct json_object *v = NULL;
+  if (report && json_object_object_get_ex (report, key, &v) && v)
+    json_object_object_add (row, key, json_object_get (v));
+  else
+    json_object_object_add (row, key, NULL);
+}
+
+static const char *
+report_str (struct json_object *report, const char *key)
+{
+  struct json_object *v = NULL;
+  if (report && json_object_object_get_ex (report, key, &v) && json_object_is_type (v, json_type_string))
+    return json_object_get_string (v);
+  return NULL;
+}
+
+/* Decides the point's status from the sandbox's verdict and the workload's report. */
+static const char *
+decide_status (const struct lab_sandbox_result *res, struct json_object *report, char *detail, size_t len)
+{
+  const char *rs = report_str (report, "status"), *rd = report_str (report, "detail");
+
+  if (res->status != LAB_ST_OK)
+    {
+      snprintf (detail, len, "%s", res->detail);
+      return lab_status_name (res->status);
+    }
+  if (rs && strcmp (rs, "limit") == 0)
+    {
+      snprintf (detail, len, "%s: %s", report_str (report, "limit") ? report_str (report, "limit") : "limit",
+                rd ? rd : "");
+      return "limit";
+    }
+  if (rs && strcmp (rs, "ok") == 0 && res->exit_code == 0)
+    {
+      detail[0] = '\0';
+      return "ok";
+    }
+  if (rs)
+    snprintf (detail, len, "workload reported `%s` (exit code %d): %s", rs, res->exit_code, rd ? rd : "");
+  else
+    snprintf (detail, len, "workload exited with code %d without a report", res->exit_code);
+  return "crashed";
+}
+
+static struct json_object *
+make_summary (const struct lab_point *pt, const char *status, const struct lab_sandbox_result *res,
+              struct json_object *report)
+{
+  struct json_object *row = json_object_new_object (), *v = NULL;
+  int64_t kernel = -1;
+
+  json_object_object_add (row, "experiment", json_object_new_string (pt->exp->name));
+  json_object_object_add (row, "variant", json_object_new_string (pt->variant));
+  json_object_object_add (row, "n", json_object_new_int64 (pt->n));
+  json_object_object_add (row, "repeat", json_object_new_int (pt->repeat));
+  json_object_object_add (row, "status", json_object_new_string (status));
+  if (res == NULL)
+    return row;
+  if (report && json_object_object_get_ex (report, "wall_s", &v))
+    json_object_object_add (row, "wall_s", json_object_get (v));
+  else
+    json_object_object_add (row, "wall_s", json_object_new_double (res->wall_s));
+  json_object_object_add (row, "cpu_user_s", json_object_new_double (res->cpu_user_s));
+  json_object_object_add (row, "cpu_sys_s", json_object_new_double (res->cpu_sys_s));
+  add_num (row, "rss_peak_bytes", res->rss_peak >= 0 ? res->rss_peak : res->max_rss_bytes);
+  add_num (row, "vss_peak_bytes", res->vss_peak);
+  add_num (row, "swap_peak_bytes", res->swap_peak);
+  add_num (row, "cgroup_mem_peak_bytes", res->cg.mem_peak >= 0 ? res->cg.mem_peak : res->cg_mem_peak_sampled);
+  if (res->cg.kernel >= 0)
+    kernel = res->cg.kernel;
+  else if (res->cg.kernel_stack >= 0 || res->cg.pagetables >= 0)
+    kernel = (res->cg.kernel_stack > 0 ? res->cg.kernel_stack : 0) + (res->cg.pagetables > 0 ? res->cg.pagetables : 0)
+             + (res->cg.slab > 0 ? res->cg.slab : 0);
+  add_num (row, "kernel_mem_bytes", kernel);
+  add_num (row, "vol_ctxsw", res->vol_ctxsw);
+  add_num (row, "invol_ctxsw", res->invol_ctxsw);
+  for (const char *const *k = (const char *const[]){ "ops", "ops_per_s", "lat_p50_ns", "lat_p99_ns",
+                                                     "lat_p999_ns", "lat_max_ns", NULL };
+       *k; k++)
+    copy_key (row, report, *k);
+  return row;
+}
+
+static int
+open_log (const char *dir, const char *id, const char *ext, char *path, size_t len, lab_error_t *err)
+{
+  int fd;
+  snprintf (path, len, "%s/points/%s.%s", dir, id, ext);
+  fd = open (path, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0644);
+  if (fd < 0)
+    return lab_error (err, errno, "creating `%s`", path);
+  return fd;
+}
+
+static void
+utc_now (char *buf, size_t len)
+{
+  time_t t = time (NULL);
+  struct tm tm;
+  gmtime_r (&t, &tm);
+  strftime (buf, len, "%Y-%m-%dT%H:%M:%SZ", &tm);
+}
+
+int
+lab_point_run (const struct lab_point *pt, const struct lab_profile *profile, const char *dir,
+               double timeout_s, const char *skip_reason, struct json_object **out, lab_error_t *err)
+{
+  char wl[4096], nbuf[32], outp[4096], errp[4096], jsonp[4096], started[32], finished[32], detail[512];
+  char *argv[] = { wl, (char *) "--variant", (char *) pt->variant, (char *) "--n", nbuf, NULL };
+  struct lab_sandbox_spec spec = { 0 };
+  struct lab_sandbox_result res;
+  struct json_object *o, *report = NULL, *cmd;
+  cleanup_close int outfd = -1, errfd = -1;
+  const char *status;
+
+  snprintf (wl, sizeof (wl), "%s/wl-%s", lab_bin_dir (), pt->exp->name);
+  snprintf (nbuf, sizeof (nbuf), "%ld", pt->n);
+  snprintf (jsonp, sizeof (jsonp), "%s/points/%s.json", dir, pt->id);
+  utc_now (started, sizeof (started));
+  o = json_object_new_object ();
+  json_object_object_add (o, "id", json_object_new_string (pt->id));
+  json_object_object_add (o, "experiment", json_object_new_string (pt->exp->name));
+  json_object_object_add (o, "variant", json_object_new_string (pt->variant));
+  json_object_object_add (o, "n", json_object_new_int64 (pt->n));
+  json_object_object_add (o, "repeat", json_object_new_int (pt->repeat));
+  cmd = json_object_new_array ();
+  for (char **a = argv; *a; a++)
+    json_object_array_add (cmd, json_object_new_string (*a));
+  json_object_object_add (o, "command", cmd);
+  json_object_object_add (o, "started_at", json_object_new_string (started));
+  if (skip_reason)
+    {
+      json_object_object_add (o, "status", json_object_new_string ("skipped"));
+      json_object_object_add (o, "detail", json_object_new_string (skip_reason));
+      json_object_object_add (o, "summary", make_summary (pt, "skipped", NULL, NULL));
+      goto write;
+    }
+  if (access (wl, X_OK) < 0)
+    {
+      json_object_put (o);
+      return lab_error (err, errno, "workload `%s` (run `make`)", wl);
+    }
+  outfd = open_log (dir, pt->id, "out", outp, sizeof (outp), err);
+  if (outfd < 0)
+    goto fail;
+  errfd = open_log (dir, pt->id, "err", errp, sizeof (errp), err);
+  if (errfd < 0)
+    goto fail;
+  spec.profile = profile;
+  spec.argv = argv;
+  spec.name = pt->id;
+  spec.stdout_fd = outfd;
+  spec.stderr_fd = errfd;
+  spec.timeout_s = timeout_s;
+  if (lab_sandbox_run (&spec, &res, err) < 0)
+    {
+      lab_error_prepend (err, "point `%s`", pt->id);
+      goto fail;
+    }
+  report = lab_point_read_report (outp);
+  status = decide_status (&res, report, detail, sizeof (detail));
+  json_object_object_add (o, "status", json_object_new_string (status));
+  json_object_object_add (o, "detail", json_object_new_string (detail));
+  json_object_object_add (o, "summary", make_summary (pt, status, &res, report));
+  json_object_object_add (o, "workload", report ? report : NULL);
+  json_object_object_add (o, "sandbox", lab_sandbox_result_to_json (&spec, &res));
+  json_object_object_add (o, "profile", lab_profile_to_json (profile));
+write:
+  utc_now (finished, sizeof (finished));
+  json_object_object_add (o, "finished_at", json_object_new_string (finished));
+  if (lab_json_write (jsonp, o, err) < 0)
+    goto fail;
+  *out = o;
+  return 0;
+fail:
+  json_object_put (o);
+  return -1;
+}
+
+struct json_object *
+lab_point_summary (struct json_object *point)
+{
+  struct json_object *s = NULL;
+  json_object_object_get_ex (point, "summary", &s);
+  return s;
+}
