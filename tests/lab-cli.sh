@@ -1,0 +1,46 @@
+#!/bin/sh
+# Description: `lab` command-line contract: --help on every command exits 0; bad use and bad
+# input (unknown command, experiment, variant, option, bad or impossible scale, bad repeat,
+# missing or malformed profile) exit 2 with a message naming what was wrong; `lab list` names
+# every experiment; `lab doctor` reports the cgroup mode and host limits.
+set -u
+LAB=${LAB_BUILD:-build}/bin/lab
+T=${LAB_TMP:-$(mktemp -d)}
+fails=0
+check() { # expected-exit "message substring" args...
+  want=$1; msg=$2; shift 2
+  "$LAB" "$@" >"$T/out" 2>&1; rc=$?
+  if [ "$rc" -ne "$want" ]; then
+    echo "FAIL: lab $* exited $rc, expected $want"; cat "$T/out"; fails=$((fails + 1)); return
+  fi
+  if [ -n "$msg" ] && ! grep -qF -- "$msg" "$T/out"; then
+    echo "FAIL: lab $*: output lacks \`$msg\`:"; cat "$T/out"; fails=$((fails + 1)); return
+  fi
+  echo "ok: lab $* -> $rc"
+}
+[ -x "$LAB" ] || { echo "FAIL: $LAB not built"; exit 1; }
+for c in doctor list run plot sandbox; do check 0 "usage: lab $c" "$c" --help; done
+check 0 "usage: lab COMMAND" --help
+check 2 "unknown command \`frobnicate\`" frobnicate
+check 2 "unknown experiment \`nosuch\`" run nosuch --out "$T/r"
+check 2 "no experiment named" run --out "$T/r"
+check 2 "variant \`fibers\`" run spawn --variants fibers --out "$T/r"
+check 2 "bad number \`lots\`" run spawn --scale lots --out "$T/r"
+check 2 "impossible scale \`0\`" run spawn --scale 0 --out "$T/r"
+check 2 "impossible scale \`1000000000000\`" run spawn --scale 1000000000000 --out "$T/r"
+check 2 "--repeat" run spawn --repeat 0 --out "$T/r"
+check 2 "unknown option \`--bogus\`" run spawn --bogus
+check 2 "needs a value" run spawn --scale
+check 2 "is not a results directory" plot "$T/nothing-here"
+printf '{ "name": "broken",\n  "limits": { "memory.max": \n' > "$T/broken.json"
+check 2 "broken.json" run spawn --scale 10 --profile "$T/broken.json" --out "$T/r2"
+check 2 "" run spawn --scale 10 --profile "$T/does-not-exist.json" --out "$T/r3"
+check 0 "spawn" list
+check 0 "coro" list
+"$LAB" doctor >"$T/doctor" 2>&1; rc=$?
+for w in "cgroup " "kernel.pid_max" "vm.max_map_count" "RLIMIT_NPROC" "RLIMIT_NOFILE" "RLIMIT_MEMLOCK" "io_uring"; do
+  grep -qF "$w" "$T/doctor" || { echo "FAIL: lab doctor lacks $w"; fails=$((fails + 1)); }
+done
+if [ "$(id -u)" -eq 0 ] && [ "$rc" -ne 0 ]; then echo "FAIL: lab doctor says the lab cannot run as root here:"; cat "$T/doctor"; fails=$((fails + 1)); fi
+echo "doctor exit $rc"
+[ "$fails" -eq 0 ] || { echo "$fails checks failed"; exit 1; }

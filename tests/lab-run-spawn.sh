@@ -1,0 +1,58 @@
+#!/bin/sh
+# Description: end to end, as a user runs it: `lab run spawn --scale 1000` writes summary.csv
+# (exact columns, one ok row per variant), meta.json, one JSON per point, plots and report.md;
+# an interrupted run keeps its finished points and `--resume` completes it without redoing them;
+# no sandbox cgroup and no workload process is left behind.
+set -u
+LAB=${LAB_BUILD:-build}/bin/lab
+T=${LAB_TMP:-$(mktemp -d)}
+[ "$(id -u)" -eq 0 ] || { echo "SKIP: the sandbox needs root"; exit 77; }
+fail() { echo "FAIL: $*"; exit 1; }
+leftovers() {
+  c=$(find /sys/fs/cgroup -maxdepth 6 -type d -name 'lab-*' 2>/dev/null | head -n 3)
+  [ -z "$c" ] || fail "cgroups left behind: $c"
+  p=$(pgrep -f 'bin/wl-' || true)
+  [ -z "$p" ] || fail "workload processes left behind: $(ps -o pid,args -p $p)"
+}
+OUT="$T/run1"
+"$LAB" run spawn --scale 1000 --out "$OUT" > "$T/run1.log" 2>&1 || { cat "$T/run1.log"; fail "lab run exited $?"; }
+cat "$T/run1.log"
+head -n 1 "$OUT/summary.csv" | grep -qx 'experiment,variant,n,repeat,status,wall_s,cpu_user_s,cpu_sys_s,rss_peak_bytes,vss_peak_bytes,swap_peak_bytes,cgroup_mem_peak_bytes,kernel_mem_bytes,vol_ctxsw,invol_ctxsw,ops,ops_per_s,lat_p50_ns,lat_p99_ns,lat_p999_ns,lat_max_ns' \
+  || fail "summary.csv header: $(head -n 1 "$OUT/summary.csv")"
+[ "$(grep -c '^spawn,pthread,1000,1,ok,' "$OUT/summary.csv")" = 1 ] || fail "no ok pthread row: $(cat "$OUT/summary.csv")"
+[ "$(grep -c '^spawn,coro,1000,1,ok,' "$OUT/summary.csv")" = 1 ] || fail "no ok coro row: $(cat "$OUT/summary.csv")"
+# wall_s (6th) and cgroup_mem_peak_bytes (12th) and ops (16th) must be measured, not empty.
+awk -F, 'NR > 1 && ($6 == "" || $6 <= 0 || $12 == "" || $12 <= 0 || $16 != 1000) { exit 1 }' "$OUT/summary.csv" \
+  || fail "unmeasured figures in: $(cat "$OUT/summary.csv")"
+for f in meta.json report.md points/spawn-pthread-n1000-r1.json points/spawn-coro-n1000-r1.json plots/spawn-wall.png; do
+  [ -s "$OUT/$f" ] || fail "missing $f"
+done
+for k in '"date"' '"kernel"' '"cpu_model"' '"cores"' '"mem_total_bytes"' '"mode"' '"kernel.pid_max"' '"lab_revision"' '"build_flags"' '"argv"'; do
+  grep -q "$k" "$OUT/meta.json" || fail "meta.json lacks $k"
+done
+for k in '"status": "ok"' '"cgroup_path"' '"workload"' '"seccomp' '"profile"'; do
+  grep -q "$k" "$OUT/points/spawn-coro-n1000-r1.json" || fail "point JSON lacks $k"
+done
+head -c 8 "$OUT/plots/spawn-wall.png" | od -c | grep -q 'P   N   G' || fail "spawn-wall.png is not a PNG"
+grep -q 'C1' "$OUT/report.md" || fail "report.md lacks the claims section"
+leftovers
+
+# Interrupt after the first point finished, then resume.
+OUT2="$T/run2"
+"$LAB" run spawn --scale 1000,2000,3000 --out "$OUT2" > "$T/run2.log" 2>&1 &
+pid=$!
+i=0
+while [ ! -s "$OUT2/points/spawn-pthread-n1000-r1.json" ] && [ $i -lt 300 ]; do sleep 0.1; i=$((i + 1)); done
+kill -INT $pid
+wait $pid; rc=$?
+echo "interrupted lab run exited $rc"
+[ "$rc" -ne 0 ] || fail "an interrupted run exited 0"
+n_before=$(ls "$OUT2"/points/*.json | wc -l)
+[ "$n_before" -ge 1 ] || fail "interrupted run kept no point"
+leftovers
+"$LAB" run --resume "$OUT2" > "$T/run3.log" 2>&1 || { cat "$T/run3.log"; fail "resume failed"; }
+cat "$T/run3.log"
+grep -q "resumed: $n_before points were already done" "$T/run3.log" || fail "resume did not reuse the $n_before finished points"
+[ "$(tail -n +2 "$OUT2/summary.csv" | wc -l)" = 6 ] || fail "resumed summary has not 6 rows: $(cat "$OUT2/summary.csv")"
+leftovers
+echo "lab-run-spawn: all checks passed"
