@@ -65,4 +65,36 @@ const char *wl_which_limit (int err, long count, char *detail, size_t len);
 /* Monotonic ns. */
 uint64_t wl_now_ns (void);
 
+/* ---- Additions (workload engineer): helpers the variants share. ---- */
+
+/* A field of /proc/self/status in kB (e.g. "VmRSS", "VmSize", "VmPTE",
+   "Threads" as a plain number), or -1 if absent. */
+long wl_proc_status_kb (const char *key);
+
+/* Private futex on a 32-bit word: wait while *addr == val (returns on wake,
+   on a changed value, or on a signal); wake up to `n` waiters. */
+void wl_futex_wait (uint32_t *addr, uint32_t val);
+void wl_futex_wake (uint32_t *addr, int n);
+
+/* The figures wl_which_limit decides from; -1 = unknown or unlimited. */
+struct wl_limit_facts
+{
+  long host_tasks;      /* threads on the host (/proc/loadavg 4th field) */
+  long threads_max;     /* kernel.threads-max */
+  long pid_max;         /* kernel.pid_max */
+  long nproc_used;      /* threads owned by our real uid */
+  long nproc_limit;     /* RLIMIT_NPROC soft limit, -1 = unlimited */
+  int nproc_enforced;   /* 0 for root / CAP_SYS_RESOURCE / CAP_SYS_ADMIN */
+  long pids_current;    /* pids cgroup: pids.current */
+  long pids_max;        /* pids cgroup: pids.max, -1 = max */
+  long map_count;       /* lines in /proc/self/maps */
+  long max_map_count;   /* vm.max_map_count */
+};
+/* Reads the facts from /proc, /sys/fs/cgroup and getrlimit. */
+void wl_limit_facts_read (struct wl_limit_facts *f);
+/* The pure decision behind wl_which_limit: which limit the facts are at, with
+   `count` live tasks after `err`; writes the numbers into detail. */
+const char *wl_limit_decide (const struct wl_limit_facts *f, int err, long count,
+                             char *detail, size_t len);
+
 #endif
