@@ -1,8 +1,8 @@
 /*
- * profile.h - sandbox profiles (`containers/*.json`).
+ * profile.h - sandbox profiles (`containers/<name>.json`).
  *
  * A sandbox profile says what a point may use: cgroup limits, namespaces,
- * rlimits, CPU set, the seccomp profile (a Docker-format `seccomp/*.json`,
+ * rlimits, CPU set, the seccomp profile (a Docker-format `seccomp/<name>.json`,
  * path relative to the repository root or absolute), and a default timeout.
  * Format and fields: containers/README.md.  Unknown fields are errors (a typo
  * must not silently drop a limit).  Every error names the file and the field.
