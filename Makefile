@@ -49,7 +49,7 @@ LIBS := $(BUILD)/libharness.a $(BUILD)/libwl.a $(BUILD)/libcoro.a
 .PHONY: FORCE all deps run test test-quick asan valgrind test-cgroup2 clean
 .SECONDARY:
 
-all: $(BUILD)/bin/lab $(WORKLOADS) $(TESTS) $(BUILD)/bin/buildflags.txt lab
+all: $(BUILD)/bin/lab $(WORKLOADS) $(TESTS) $(BUILD)/bin/buildflags.txt $(if $(filter build,$(BUILD)),lab)
 
 # Recorded in every run's meta.json.
 $(BUILD)/bin/buildflags.txt: FORCE

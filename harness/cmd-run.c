@@ -394,8 +394,11 @@ run_points (struct run_opts *o, struct json_object *points, int *n_run, int *n_r
                 json_object_object_get_ex (s, "status", &st);
                 json_object_object_get_ex (s, "wall_s", &w);
                 json_object_object_get_ex (res, "detail", &d);
-                printf ("%-8s %10s s  %s\n", json_object_get_string (st), w ? json_object_get_string (w) : "-",
-                        d ? json_object_get_string (d) : "");
+                if (w)
+                  printf ("%-8s %10.4f s  %s\n", json_object_get_string (st), json_object_get_double (w),
+                          d ? json_object_get_string (d) : "");
+                else
+                  printf ("%-8s %10s    %s\n", json_object_get_string (st), "-", d ? json_object_get_string (d) : "");
               }
               (*n_run)++;
               point_limit (res, stop[v], sizeof (stop[v]));
@@ -436,6 +439,11 @@ cmd_run (int argc, char **argv)
       argc = rargc;
       argv = rargv;
     }
+  /* The exact command line for meta.json, before getopt permutes argv and
+     strtok splits its values. */
+  orig_cmd[orig_n++] = (char *) "lab";
+  for (int i = 0; i < argc && orig_n < 250; i++)
+    orig_cmd[orig_n++] = strdup (argv[i]);
   if (parse_args (argc, argv, &o, &err) < 0)
     {
       fprintf (stderr, "lab run: %s\n", err->msg);
@@ -445,9 +453,6 @@ cmd_run (int argc, char **argv)
     }
   if (make_out_dir (&o, &err) < 0)
     return lab_error_report (&err);
-  orig_cmd[orig_n++] = (char *) "lab";
-  for (int i = 0; i < argc && orig_n < 250; i++)
-    orig_cmd[orig_n++] = argv[i];
   {
     char mp[PATH_MAX + 16];
     int has_meta;

@@ -37,6 +37,7 @@ usage (FILE *f)
 int
 main (int argc, char **argv)
 {
+  setvbuf (stdout, NULL, _IOLBF, 0); /* progress lines interleave correctly with children's output */
   if (argc < 2)
     {
       usage (stderr);

@@ -233,8 +233,10 @@ write_dat (const char *dir, const char *exp, const struct lab_agg *agg, int n_ag
           rows++;
         }
       fclose (f);
-      with_data += rows > 0;
+      if (rows > 0) /* only variants with data get a line */
+        variants[with_data++] = variants[v];
     }
+  *n_var = with_data;
   return with_data;
 }
 
@@ -262,7 +264,7 @@ run_gnuplot (const char *script, lab_error_t *err)
 
 /* One plot: `ycol` of each variant's .dat against n. */
 static int
-plot_one (const char *dir, const char *exp, const char *name, const char *title, const char *ylabel, int logy,
+plot_one (const char *dir, const char *exp, const char *xrange, const char *name, const char *title, const char *ylabel, int logy,
           const char *const *using, const char **variants, int n_var, lab_error_t *err)
 {
   char gp[4096];
@@ -276,13 +278,14 @@ plot_one (const char *dir, const char *exp, const char *name, const char *title,
   fprintf (f, "set terminal pngcairo size 900,560 font 'sans,10'\nset output '%s-%s.png'\n", exp, name);
   fprintf (f, "set title \"%s\"\nset xlabel 'n'\nset ylabel \"%s\"\nset logscale x\n%s\n", title, ylabel,
            logy ? "set logscale y" : "set yrange [0:*]");
+  fprintf (f, "%s\n", xrange);
   fprintf (f, "set grid\nset key top left\nset format x '10^{%%L}'\nset datafile missing 'NaN'\n");
   fprintf (f, "plot ");
   for (int v = 0, first = 1; v < n_var; v++)
     for (int u = 0; using[u]; u += 2)
       {
-        fprintf (f, "%s'%s-%s.dat' using %s title '%s%s'", first ? "" : ", \\\n     ", exp, variants[v], using[u],
-                 variants[v], using[u + 1]);
+        fprintf (f, "%s'%s-%s.dat' using %s lc %d title '%s%s'", first ? "" : ", \\\n     ", exp, variants[v],
+                 using[u], v + 1, variants[v], using[u + 1]);
         first = 0;
       }
   fprintf (f, "\n");
@@ -313,20 +316,32 @@ plot_experiment (const char *dir, const char *exp, const struct lab_agg *agg, in
                                      "1:7 with linespoints dt 3", " kernel", NULL };
   static const char *const ops[] = { "1:8 with linespoints", "", NULL };
 
+  long first_n = -1;
+  int several_n = 0;
+  char xrange[64];
+
   if (write_dat (dir, exp, agg, n_agg, variants, &n_var) == 0)
     return 0;
+  for (int a = 0; a < n_agg; a++)
+    if (strcmp (agg[a].experiment, exp) == 0 && agg[a].n_ok)
+      {
+        several_n |= first_n >= 0 && agg[a].n != first_n;
+        first_n = agg[a].n;
+      }
+  /* One n only: give gnuplot an x range around it rather than let it warn. */
+  snprintf (xrange, sizeof (xrange), several_n ? "set xrange [*:*]" : "set xrange [%g:%g]", first_n / 2.0, first_n * 2.0);
   for (int a = 0; a < n_agg; a++)
     if (strcmp (agg[a].experiment, exp) == 0)
       {
         have_mem |= agg[a].cg_per_task > 0 || agg[a].rss_per_task > 0;
         have_ops |= agg[a].ops_per_s > 0 && strcmp (exp, "switch") == 0;
       }
-  if (plot_one (dir, exp, "wall", "wall time vs n (median, min-max bars)", "seconds", 1, wall, variants, n_var, err) < 0)
+  if (plot_one (dir, exp, xrange, "wall", "wall time vs n (median, min-max bars)", "seconds", 1, wall, variants, n_var, err) < 0)
     return -1;
-  if (have_mem && strcmp (exp, "switch") && plot_one (dir, exp, "mem-per-task", "peak memory per task vs n",
+  if (have_mem && strcmp (exp, "switch") && plot_one (dir, exp, xrange, "mem-per-task", "peak memory / n (cgroup peak includes kernel memory)",
                                                       "bytes per task", 1, mem, variants, n_var, err) < 0)
     return -1;
-  if (have_ops && plot_one (dir, exp, "ns-per-op", "time per switch vs n", "ns per switch", 1, ops, variants, n_var, err) < 0)
+  if (have_ops && plot_one (dir, exp, xrange, "ns-per-op", "time per switch vs n", "ns per switch", 1, ops, variants, n_var, err) < 0)
     return -1;
   return 0;
 }

@@ -21,7 +21,7 @@ jstr (struct json_object *o, const char *path)
   const char *dot;
   struct json_object *v = o;
 
-  while (v && (dot = strchr (path, '.')))
+  while (v && !json_object_object_get_ex (v, path, NULL) && (dot = strchr (path, '.')))
     {
       snprintf (key, sizeof (key), "%.*s", (int) (dot - path), path);
       v = json_object_object_get (v, key);
@@ -137,12 +137,12 @@ claim_c3 (FILE *f, const struct lab_agg *agg, int n)
                wnum (p, "spawn_ns_per_task"), wnum (c, "spawn_ns_per_task"));
     }
   else
-    fprintf (f, "creation not measured in this run (run `spawn`). ");
+    fprintf (f, "creation not compared in this run (needs both `spawn` variants ok at one n). ");
   if (sp && sc && sp->n_ok && sc->n_ok && sp->ops_per_s > 0 && sc->ops_per_s > 0)
     fprintf (f, "Switch: pthread futex handoff %.0f ns vs coro %.1f ns (%.0fx).\n", 1e9 / sp->ops_per_s,
              1e9 / sc->ops_per_s, sc->ops_per_s / sp->ops_per_s);
   else
-    fprintf (f, "Switch not measured in this run (run `switch`).\n");
+    fprintf (f, "Switch not compared in this run (needs `switch` pthread and coro ok).\n");
   (void) p;
   (void) c;
 }
@@ -268,9 +268,13 @@ lab_report_write (const char *dir, struct json_object *meta, const struct lab_ag
            atof (jstr (meta, "host.mem_total_bytes")) / (1 << 30), atof (jstr (meta, "host.swap_total_bytes")) / (1 << 30));
   fprintf (f, "- kernel: %s; cgroup %s (backend %s); io_uring %s\n", jstr (meta, "host.kernel"),
            jstr (meta, "host.cgroup.mode"), jstr (meta, "host.cgroup.backend"), jstr (meta, "host.io_uring"));
-  fprintf (f, "- limits: pid_max %s, threads-max %s, max_map_count %s, RLIMIT_NPROC %s\n",
-           jstr (meta, "host.limits.kernel.pid_max"), jstr (meta, "host.limits.kernel.threads-max"),
-           jstr (meta, "host.limits.vm.max_map_count"), jstr (meta, "host.limits.RLIMIT_NPROC"));
+  {
+    struct json_object *host = json_object_object_get (meta, "host");
+    struct json_object *lim = host ? json_object_object_get (host, "limits") : NULL;
+    fprintf (f, "- limits: pid_max %s, threads-max %s, max_map_count %s, RLIMIT_NPROC %s\n",
+             jstr (lim, "kernel.pid_max"), jstr (lim, "kernel.threads-max"), jstr (lim, "vm.max_map_count"),
+             jstr (lim, "RLIMIT_NPROC"));
+  }
   fprintf (f, "- lab revision %s; build: `%s`\n- command: `", jstr (meta, "lab_revision"), jstr (meta, "build_flags"));
   for (size_t i = 0; argv && i < json_object_array_length (argv); i++)
     fprintf (f, "%s%s", i ? " " : "", json_object_get_string (json_object_array_get_idx (argv, i)));
