@@ -54,6 +54,8 @@ int lab_cgroup_attach (struct lab_cgroup *cg, pid_t pid, lab_error_t *err);
 int lab_cgroup_read_stats (struct lab_cgroup *cg, struct lab_cgroup_stats *st, lab_error_t *err);
 /* Samples memory use now (for peaks where the kernel keeps none). */
 int64_t lab_cgroup_mem_current (struct lab_cgroup *cg);
+/* Pids of the processes in the cgroup (first hierarchy); count or -1. */
+int lab_cgroup_procs (struct lab_cgroup *cg, pid_t *pids, int max);
 /* Kills every process in the cgroup (cgroup.kill, else freeze + SIGKILL + thaw). */
 int lab_cgroup_kill (struct lab_cgroup *cg, lab_error_t *err);
 /* Kills what is left, waits until empty, removes the cgroup (all hierarchies), frees cg. */

@@ -71,6 +71,13 @@ struct lab_sandbox_result
   char cgroup_path[512];
   char cgroup_backend[8];
   char detail[256];               /* human-readable reason for a non-ok status */
+  /* Added by the sandbox runtime: */
+  int host_pid;                   /* the workload's pid in the harness's pid namespace */
+  struct lab_cgroup_stats cg_at_peak; /* cgroup figures read at the largest sampled memory */
+#define LAB_SYSCALLS_MAX 1024
+  unsigned char syscalls_used[LAB_SYSCALLS_MAX]; /* seccomp_log: 1 = the workload made it */
+  uint32_t syscalls_arch;         /* seccomp_log: audit arch of those numbers */
+  char warnings[512];             /* e.g. an rlimit clamped to what the harness may grant */
 };
 
 int lab_sandbox_run (const struct lab_sandbox_spec *spec, struct lab_sandbox_result *res,
@@ -78,6 +85,11 @@ int lab_sandbox_run (const struct lab_sandbox_spec *spec, struct lab_sandbox_res
 /* SIGINT/SIGTERM/SIGHUP: kill the running sandbox, remove cgroups, then exit 128+sig
    (or, with `graceful`, set a flag that lab_sandbox_interrupted() reports). */
 void lab_sandbox_install_signal_handlers (void);
+/* With `on`, a signal kills the running point and makes lab_sandbox_run fail
+   ("interrupted"), and the caller decides; without, the harness exits 128+sig
+   after removing its cgroups. */
+void lab_sandbox_set_graceful (int on);
+/* The signal that interrupted the harness, or 0. */
 int lab_sandbox_interrupted (void);
 /* The result as a JSON object (status, figures, sandbox description). */
 struct json_object *lab_sandbox_result_to_json (const struct lab_sandbox_spec *spec,

@@ -1,0 +1,596 @@
+/*
+ * cgroup.c - the cgroup lifecycle of a point, over two backends (cgroup-v1.c,
+ * cgroup-v2.c) driven through libcgroup.
+ *
+ * Layout (see cgroup.h): in every hierarchy the harness uses it creates
+ * `lab-<pid>` under its OWN cgroup of that hierarchy (from /proc/self/cgroup)
+ * and one `point-<id>` child per sandbox.  On v2 it first moves itself into
+ * `lab-<pid>/harness` and enables the controllers in
+ * `lab-<pid>/cgroup.subtree_control`.  The first time it creates `lab-<pid>`
+ * in a hierarchy it removes sibling `lab-<N>` groups whose harness (pid N) is
+ * gone - what a SIGKILLed harness leaves - and says so.  It touches nothing
+ * else.  lab_cgroup_cleanup_all() (atexit, and the signal paths of sandbox.c)
+ * removes every point still alive and the `lab-<pid>` groups.
+ *
+ * Mode: v2 when /sys/fs/cgroup is cgroup2; hybrid when /sys/fs/cgroup is a
+ * tmpfs with v1 hierarchies and a cgroup2 at /sys/fs/cgroup/unified - driven
+ * as v1 when that v2 hierarchy has no controllers (this lab's development
+ * host), refused otherwise (controllers split between v1 and v2 is a layout we
+ * have no host to test on); v1 otherwise.
+ */
+#include <ctype.h>
+#include <dirent.h>
+#include <errno.h>
+#include <signal.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <sys/vfs.h>
+#include <unistd.h>
+#include <linux/magic.h>
+
+#include "cgroup-internal.h"
+#include "utils.h"
+
+#define CG_ROOT "/sys/fs/cgroup"
+
+struct lab_dir
+{
+  char mount[PATH_MAX];
+  char rel[PATH_MAX];  /* relative path of lab-<pid> */
+  char ctl[32];        /* a controller of the hierarchy, for messages */
+};
+
+static struct
+{
+  int detected;
+  struct lab_cgroup_info info;
+  const struct lab_cg_backend *ops;
+  int lib_inited;
+  int atexit_done;
+  struct lab_dir dirs[LAB_CG_MAX_HIER];
+  int n_dirs;
+  /* v2 */
+  char v2_orig[PATH_MAX];      /* absolute dir of the harness's original cgroup */
+  int v2_moved;
+  char v2_enabled_orig[128];   /* controllers we enabled in the original's subtree_control */
+  struct lab_cgroup *live;
+} S;
+
+static int
+is_fs (const char *path, long magic)
+{
+  struct statfs sf;
+  return statfs (path, &sf) == 0 && (long) sf.f_type == magic;
+}
+
+static void
+v1_controllers (char *out, size_t len)
+{
+  cleanup_file FILE *f = fopen ("/proc/cgroups", "re");
+  out[0] = '\0';
+  if (f == NULL)
+    return;
+  char line[256], name[64];
+  int hier, num, enabled;
+  while (fgets (line, sizeof line, f))
+    if (sscanf (line, "%63s %d %d %d", name, &hier, &num, &enabled) == 4 && hier != 0 && enabled)
+      {
+        char mnt[PATH_MAX];
+        snprintf (mnt, sizeof mnt, CG_ROOT "/%s", name);
+        char *mp = NULL;
+        if (cgroup_get_subsys_mount_point (name, &mp) != 0 || mp == NULL)
+          continue;
+        free (mp);
+        size_t l = strlen (out);
+        snprintf (out + l, len - l, "%s%s", l ? " " : "", name);
+      }
+}
+
+static int
+lib_init (lab_error_t *err)
+{
+  if (S.lib_inited)
+    return 0;
+  int r = cgroup_init ();
+  if (r != 0)
+    return lab_error (err, 0, "libcgroup: cgroup_init: %s", cgroup_strerror (r));
+  S.lib_inited = 1;
+  return 0;
+}
+
+int
+lab_cgroup_detect (struct lab_cgroup_info *info, lab_error_t *err)
+{
+  if (S.detected)
+    {
+      *info = S.info;
+      return 0;
+    }
+  memset (info, 0, sizeof *info);
+  if (is_fs (CG_ROOT, CGROUP2_SUPER_MAGIC))
+    {
+      char self[PATH_MAX], dir[PATH_MAX * 2];
+      if (lab_cg_self_path ("", self, sizeof self) < 0)
+        return lab_error (err, 0, "cgroup v2: no `0::` line in `/proc/self/cgroup`");
+      snprintf (dir, sizeof dir, CG_ROOT "%s", self);
+      info->mode = LAB_CG_V2;
+      info->backend = "v2";
+      if (lab_cg_read_str (dir, "cgroup.controllers", info->controllers, sizeof info->controllers) < 0)
+        return lab_error (err, errno, "reading `%s/cgroup.controllers`", dir);
+      S.ops = &lab_cg_backend_v2;
+    }
+  else
+    {
+      if (lib_init (err) < 0)
+        return -1;
+      info->mode = LAB_CG_V1;
+      if (is_fs (CG_ROOT "/unified", CGROUP2_SUPER_MAGIC))
+        {
+          char ctl[256] = "", used[128] = "";
+          info->mode = LAB_CG_HYBRID;
+          lab_cg_read_str (CG_ROOT "/unified", "cgroup.controllers", ctl, sizeof ctl);
+          /* Controllers the lab does not use (this host: hugetlb) may sit on
+             the v2 side; the ones it uses must all be v1. */
+          static const char *const ours[] = { "memory", "pids", "cpu", "cpuset" };
+          char list[sizeof ctl + 2];
+          snprintf (list, sizeof list, " %s ", ctl);
+          for (size_t i = 0; i < ARRAY_SIZE (ours); i++)
+            {
+              char pat[16];
+              snprintf (pat, sizeof pat, " %s ", ours[i]);
+              if (strstr (list, pat))
+                {
+                  size_t l = strlen (used);
+                  snprintf (used + l, sizeof used - l, "%s%s", l ? " " : "", ours[i]);
+                }
+            }
+          if (used[0])
+            return lab_error (err, 0,
+                              "hybrid cgroup layout with controllers `%s` on the v2 hierarchy "
+                              "`" CG_ROOT "/unified`: not supported (use a pure v2 or v1 host)",
+                              used);
+        }
+      info->backend = "v1";
+      v1_controllers (info->controllers, sizeof info->controllers);
+      S.ops = &lab_cg_backend_v1;
+    }
+  S.info = *info;
+  S.detected = 1;
+  return 0;
+}
+
+/* Removes `lab-<N>` siblings whose harness is dead.  `parent` is the
+   harness's own cgroup dir in one hierarchy. */
+static void
+remove_leftovers (const char *parent, const char *mount, const char *ctl)
+{
+  DIR *d = opendir (parent);
+  if (d == NULL)
+    return;
+  struct dirent *de;
+  while ((de = readdir (d)) != NULL)
+    {
+      if (de->d_type != DT_DIR || strncmp (de->d_name, "lab-", 4) != 0)
+        continue;
+      const char *p = de->d_name + 4;
+      if (*p == '\0' || strspn (p, "0123456789") != strlen (p))
+        continue;
+      pid_t pid = (pid_t) atol (p);
+      if (pid == getpid () || kill (pid, 0) == 0 || errno != ESRCH)
+        continue;
+      char dir[PATH_MAX * 2];
+      snprintf (dir, sizeof dir, "%s/%s", parent, de->d_name);
+      lab_error_t e = NULL;
+      if (lab_cg_remove_tree (dir, &e) < 0)
+        {
+          lab_warn ("cannot remove cgroup left by a killed harness (pid %d): %s", (int) pid, e->msg);
+          lab_error_release (&e);
+          continue;
+        }
+      fprintf (stderr, "lab: removed cgroup `%s:%s` left by a killed harness (pid %d)\n", ctl,
+               dir + strlen (mount), (int) pid);
+    }
+  closedir (d);
+}
+
+static int
+v1_make_lab_dir (const char *ctl, struct lab_dir *ld, lab_error_t *err)
+{
+  char self[PATH_MAX];
+  if (lab_cg_self_path (ctl, self, sizeof self) < 0)
+    return lab_error (err, 0, "controller `%s` not in `/proc/self/cgroup`", ctl);
+  const char *s = self[0] == '/' ? self + 1 : self;
+  lab_cg_pathf (ld->rel, sizeof ld->rel, "%s%s" "lab-%d", s, *s ? "/" : "", (int) getpid ());
+  char parent[PATH_MAX * 2];
+  snprintf (parent, sizeof parent, "%s%s%s", ld->mount, *s ? "/" : "", s);
+  remove_leftovers (parent, ld->mount, ctl);
+
+  struct cgroup *lcg = cgroup_new_cgroup (ld->rel);
+  struct cgroup_controller *c = lcg ? cgroup_add_controller (lcg, ctl) : NULL;
+  if (c == NULL)
+    {
+      cgroup_free (&lcg);
+      return lab_error (err, ENOMEM, "libcgroup: cgroup `%s`", ld->rel);
+    }
+  if (strcmp (ctl, "cpuset") == 0)
+    {
+      /* v1 cpuset: a new group has no cpus or mems; copy the parent's. */
+      char cpus[256], mems[256];
+      if (lab_cg_read_str (parent, "cpuset.cpus", cpus, sizeof cpus) < 0
+          || lab_cg_read_str (parent, "cpuset.mems", mems, sizeof mems) < 0)
+        {
+          cgroup_free (&lcg);
+          return lab_error (err, errno, "reading cpuset of `%s`", parent);
+        }
+      cgroup_add_value_string (c, "cpuset.cpus", cpus);
+      cgroup_add_value_string (c, "cpuset.mems", mems);
+    }
+  int r = cgroup_create_cgroup (lcg, 1);
+  cgroup_free (&lcg);
+  if (r != 0)
+    return lab_error (err, r == ECGOTHER ? cgroup_get_last_errno () : 0, "creating cgroup `%s:/%s`%s%s",
+                      ctl, ld->rel, r == ECGOTHER ? "" : ": ", r == ECGOTHER ? "" : cgroup_strerror (r));
+  return 0;
+}
+
+static int
+v2_make_lab_dir (struct lab_dir *ld, lab_error_t *err)
+{
+  char self[PATH_MAX], dir[PATH_MAX * 2], leaf[PATH_MAX * 3], want[128] = "", have[256] = "";
+  if (lab_cg_self_path ("", self, sizeof self) < 0)
+    return lab_error (err, 0, "cgroup v2: no `0::` line in `/proc/self/cgroup`");
+  const char *s = self[0] == '/' ? self + 1 : self;
+  lab_cg_pathf (S.v2_orig, sizeof S.v2_orig, CG_ROOT "%s%s", *s ? "/" : "", s);
+  lab_cg_pathf (ld->rel, sizeof ld->rel, "%s%s" "lab-%d", s, *s ? "/" : "", (int) getpid ());
+  remove_leftovers (S.v2_orig, ld->mount, "");
+  lab_cg_pathf (dir, sizeof dir, CG_ROOT "/%s", ld->rel);
+  snprintf (leaf, sizeof leaf, "%s/harness", dir);
+  /* The harness's own groups are made by hand: libcgroup would enable
+     controllers up the tree; here we enable exactly what we need. */
+  if (mkdir (dir, 0755) < 0 && errno != EEXIST)
+    return lab_error (err, errno, "creating cgroup `%s`", dir);
+  if (mkdir (leaf, 0755) < 0 && errno != EEXIST)
+    return lab_error (err, errno, "creating cgroup `%s`", leaf);
+  char pid[32];
+  snprintf (pid, sizeof pid, "%d", (int) getpid ());
+  if (lab_cg_write (leaf, "cgroup.procs", pid, err) < 0)
+    return lab_error_prepend (err, "moving the harness into its leaf cgroup");
+  S.v2_moved = 1;
+  static const char *const wanted[] = { "memory", "pids", "cpu", "cpuset" };
+  lab_cg_read_str (dir, "cgroup.controllers", have, sizeof have);
+  for (size_t i = 0; i < ARRAY_SIZE (wanted); i++)
+    if (strstr (have, wanted[i]) == NULL && strstr (S.info.controllers, wanted[i]))
+      {
+        /* Available above but not delegated to lab-<pid>: enable it in the
+           harness's original cgroup, now that the harness left it; undone
+           at cleanup. */
+        char v[40];
+        snprintf (v, sizeof v, "+%s", wanted[i]);
+        lab_error_t e = NULL;
+        if (lab_cg_write (S.v2_orig, "cgroup.subtree_control", v, &e) == 0)
+          {
+            size_t l = strlen (S.v2_enabled_orig);
+            snprintf (S.v2_enabled_orig + l, sizeof S.v2_enabled_orig - l, " %s", wanted[i]);
+          }
+        else
+          {
+            lab_warn ("controller `%s` unavailable to the sandboxes: %s", wanted[i], e->msg);
+            lab_error_release (&e);
+          }
+      }
+  lab_cg_read_str (dir, "cgroup.controllers", have, sizeof have);
+  for (size_t i = 0; i < ARRAY_SIZE (wanted); i++)
+    if (strstr (have, wanted[i]))
+      {
+        size_t l = strlen (want);
+        snprintf (want + l, sizeof want - l, "%s+%s", l ? " " : "", wanted[i]);
+      }
+  if (want[0] && lab_cg_write (dir, "cgroup.subtree_control", want, err) < 0)
+    return -1;
+  return 0;
+}
+
+static void
+cleanup_atexit (void)
+{
+  lab_cgroup_cleanup_all ();
+}
+
+int
+lab_cg_lab_dir (const char *ctl, char *mount, size_t mount_len, char *rel, size_t rel_len,
+                lab_error_t *err)
+{
+  char mp_buf[PATH_MAX];
+  if (S.ops == &lab_cg_backend_v2)
+    snprintf (mp_buf, sizeof mp_buf, CG_ROOT);
+  else
+    {
+      char *mp = NULL;
+      if (cgroup_get_subsys_mount_point (ctl, &mp) != 0 || mp == NULL)
+        return lab_error (err, 0, "cgroup controller `%s` is not mounted", ctl);
+      snprintf (mp_buf, sizeof mp_buf, "%s", mp);
+      free (mp);
+    }
+  for (int i = 0; i < S.n_dirs; i++)
+    if (strcmp (S.dirs[i].mount, mp_buf) == 0)
+      {
+        snprintf (mount, mount_len, "%s", S.dirs[i].mount);
+        snprintf (rel, rel_len, "%s", S.dirs[i].rel);
+        return 0;
+      }
+  if (S.n_dirs == LAB_CG_MAX_HIER)
+    return lab_error (err, 0, "too many cgroup hierarchies");
+  if (!S.atexit_done)
+    {
+      atexit (cleanup_atexit);
+      S.atexit_done = 1;
+    }
+  struct lab_dir *ld = &S.dirs[S.n_dirs];
+  memset (ld, 0, sizeof *ld);
+  snprintf (ld->mount, sizeof ld->mount, "%s", mp_buf);
+  snprintf (ld->ctl, sizeof ld->ctl, "%s", S.ops == &lab_cg_backend_v2 ? "" : ctl);
+  if ((S.ops == &lab_cg_backend_v2 ? v2_make_lab_dir (ld, err) : v1_make_lab_dir (ctl, ld, err)) < 0)
+    return -1;
+  S.n_dirs++;
+  snprintf (mount, mount_len, "%s", ld->mount);
+  snprintf (rel, rel_len, "%s", ld->rel);
+  return 0;
+}
+
+struct lab_cg_hier *
+lab_cg_find (struct lab_cgroup *cg, const char *ctl)
+{
+  for (int i = 0; i < cg->n_h; i++)
+    for (int j = 0; j < cg->h[i].n_ctl; j++)
+      if (strcmp (cg->h[i].ctl[j], ctl) == 0)
+        return &cg->h[i];
+  return NULL;
+}
+
+int
+lab_cg_add_ctl (struct lab_cgroup *cg, const char *ctl, lab_error_t *err)
+{
+  char mount[PATH_MAX], rel[PATH_MAX];
+  if (lab_cg_lab_dir (ctl, mount, sizeof mount, rel, sizeof rel, err) < 0)
+    return -1;
+  struct lab_cg_hier *h = NULL;
+  for (int i = 0; i < cg->n_h; i++)
+    if (strcmp (cg->h[i].mount, mount) == 0)
+      h = &cg->h[i];
+  if (h == NULL)
+    {
+      if (cg->n_h == LAB_CG_MAX_HIER)
+        return lab_error (err, 0, "too many cgroup hierarchies");
+      h = &cg->h[cg->n_h++];
+      snprintf (h->mount, sizeof h->mount, "%s", mount);
+      if (lab_cg_pathf (h->rel, sizeof h->rel, "%s/%s", rel, cg->name) < 0
+          || lab_cg_pathf (h->dir, sizeof h->dir, "%s/%s", mount, h->rel) < 0)
+        return lab_error (err, errno, "cgroup path of `%s`", cg->name);
+      h->lcg = cgroup_new_cgroup (h->rel);
+      if (h->lcg == NULL)
+        return lab_error (err, ENOMEM, "libcgroup: cgroup `%s`", h->rel);
+    }
+  if (h->n_ctl == LAB_CG_MAX_CTL)
+    return lab_error (err, 0, "too many controllers in `%s`", mount);
+  if (cgroup_add_controller (h->lcg, ctl) == NULL)
+    return lab_error (err, 0, "libcgroup: adding controller `%s` to `%s`", ctl, h->rel);
+  h->ctl[h->n_ctl++] = ctl;
+  return 0;
+}
+
+static void
+describe (struct lab_cgroup *cg)
+{
+  size_t l = 0;
+  cg->path_desc[0] = '\0';
+  for (int i = 0; i < cg->n_h; i++)
+    {
+      char ctls[128] = "";
+      for (int j = 0; j < cg->h[i].n_ctl; j++)
+        {
+          size_t k = strlen (ctls);
+          snprintf (ctls + k, sizeof ctls - k, "%s%s", j ? "," : "", cg->h[i].ctl[j]);
+        }
+      if (S.ops == &lab_cg_backend_v2)
+        ctls[0] = '\0';
+      l += (size_t) snprintf (cg->path_desc + l, l < sizeof cg->path_desc ? sizeof cg->path_desc - l : 0,
+                              "%s%s:/%s", i ? " " : "", ctls, cg->h[i].rel);
+      if (l >= sizeof cg->path_desc)
+        break;
+    }
+}
+
+static void
+unlink_live (struct lab_cgroup *cg)
+{
+  for (struct lab_cgroup **p = &S.live; *p; p = &(*p)->next)
+    if (*p == cg)
+      {
+        *p = cg->next;
+        return;
+      }
+}
+
+int
+lab_cgroup_create (const char *name, const struct lab_limits *limits, struct lab_cgroup **out,
+                   lab_error_t *err)
+{
+  struct lab_cgroup_info info;
+  if (lab_cgroup_detect (&info, err) < 0 || lib_init (err) < 0)
+    return -1;
+  struct lab_cgroup *cg = calloc (1, sizeof *cg);
+  if (cg == NULL)
+    return lab_error (err, errno, "allocating a cgroup");
+  cg->ops = S.ops;
+  snprintf (cg->name, sizeof cg->name, "%s", name);
+  cg->next = S.live;
+  S.live = cg;
+  if (cg->ops->plan (cg, limits, err) < 0)
+    goto fail;
+  for (int i = 0; i < cg->n_h; i++)
+    {
+      struct lab_cg_hier *h = &cg->h[i];
+      int r = cgroup_create_cgroup (h->lcg, 1);
+      if (r != 0)
+        {
+          int e = r == ECGOTHER ? cgroup_get_last_errno () : 0;
+          lab_error (err, e, "creating cgroup `%s` (%s)", h->dir,
+                     r == ECGOTHER ? "setting its limits" : cgroup_strerror (r));
+          h->created = access (h->dir, F_OK) == 0;
+          goto fail;
+        }
+      h->created = 1;
+    }
+  describe (cg);
+  *out = cg;
+  return 0;
+fail:
+  {
+    lab_error_t e = NULL;
+    if (lab_cgroup_destroy (cg, &e) < 0)
+      lab_error_release (&e);
+  }
+  return -1;
+}
+
+int
+lab_cgroup_attach (struct lab_cgroup *cg, pid_t pid, lab_error_t *err)
+{
+  for (int i = 0; i < cg->n_h; i++)
+    {
+      int r = cgroup_attach_task_pid (cg->h[i].lcg, pid);
+      if (r != 0)
+        return lab_error (err, r == ECGOTHER ? cgroup_get_last_errno () : 0,
+                          "moving pid %d into cgroup `%s`%s%s", (int) pid, cg->h[i].dir,
+                          r == ECGOTHER ? "" : ": ", r == ECGOTHER ? "" : cgroup_strerror (r));
+    }
+  return 0;
+}
+
+static void
+stats_init (struct lab_cgroup_stats *st)
+{
+  int64_t *f = (int64_t *) st;
+  for (size_t i = 0; i < sizeof *st / sizeof (int64_t); i++)
+    f[i] = -1;
+}
+
+int
+lab_cgroup_read_stats (struct lab_cgroup *cg, struct lab_cgroup_stats *st, lab_error_t *err)
+{
+  stats_init (st);
+  return cg->ops->read_stats (cg, st);
+}
+
+int64_t
+lab_cgroup_mem_current (struct lab_cgroup *cg)
+{
+  return cg->ops->mem_current (cg);
+}
+
+int
+lab_cgroup_procs (struct lab_cgroup *cg, pid_t *pids, int max)
+{
+  return cg->n_h > 0 && cg->h[0].created ? lab_cg_read_procs (cg->h[0].dir, pids, max) : -1;
+}
+
+int
+lab_cgroup_kill (struct lab_cgroup *cg, lab_error_t *err)
+{
+  return cg->ops->kill (cg, err);
+}
+
+int
+lab_cgroup_destroy (struct lab_cgroup *cg, lab_error_t *err)
+{
+  if (cg == NULL)
+    return 0;
+  int ret = 0;
+  lab_error_t e = NULL;
+  if (cg->ops->kill (cg, &e) < 0)
+    lab_error_release (&e);
+  for (int i = 0; i < cg->n_h; i++)
+    {
+      struct lab_cg_hier *h = &cg->h[i];
+      if (h->created)
+        {
+          lab_cg_kill_procs (h->dir);
+          /* EMPTY_ONLY: never migrate anything to the parent; an rmdir that
+             still finds the group busy (a task not yet reaped) is retried. */
+          int r = cgroup_delete_cgroup_ext (h->lcg, CGFLAG_DELETE_EMPTY_ONLY);
+          if ((r != 0 || access (h->dir, F_OK) == 0) && lab_cg_rmdir_wait (h->dir, ret < 0 ? &e : err) < 0)
+            {
+              if (ret < 0)
+                lab_error_release (&e);
+              ret = -1;
+            }
+        }
+      if (h->lcg)
+        cgroup_free (&h->lcg);
+    }
+  unlink_live (cg);
+  free (cg);
+  return ret;
+}
+
+const char *
+lab_cgroup_path (const struct lab_cgroup *cg)
+{
+  return cg->path_desc;
+}
+
+const char *
+lab_cgroup_backend (const struct lab_cgroup *cg)
+{
+  return cg->ops->name;
+}
+
+void
+lab_cgroup_cleanup_all (void)
+{
+  lab_error_t e = NULL;
+  while (S.live)
+    if (lab_cgroup_destroy (S.live, &e) < 0)
+      {
+        lab_warn ("%s", e->msg);
+        lab_error_release (&e);
+      }
+  if (S.v2_moved)
+    {
+      char pid[32];
+      snprintf (pid, sizeof pid, "%d", (int) getpid ());
+      if (S.v2_enabled_orig[0])
+        {
+          char v[160] = "";
+          for (char *save, *t = strtok_r (S.v2_enabled_orig, " ", &save); t; t = strtok_r (NULL, " ", &save))
+            {
+              size_t l = strlen (v);
+              snprintf (v + l, sizeof v - l, "%s-%s", l ? " " : "", t);
+            }
+          if (lab_cg_write (S.v2_orig, "cgroup.subtree_control", v, &e) < 0)
+            lab_error_release (&e);
+          S.v2_enabled_orig[0] = '\0';
+        }
+      if (lab_cg_write (S.v2_orig, "cgroup.procs", pid, &e) < 0)
+        {
+          /* Still inside lab-<pid>/harness: removing it would kill us. */
+          lab_warn ("moving the harness back to `%s`: %s; its cgroups stay", S.v2_orig, e->msg);
+          lab_error_release (&e);
+          return;
+        }
+      S.v2_moved = 0;
+    }
+  for (int i = S.n_dirs - 1; i >= 0; i--)
+    {
+      char dir[PATH_MAX * 2];
+      snprintf (dir, sizeof dir, "%s/%s", S.dirs[i].mount, S.dirs[i].rel);
+      if (lab_cg_remove_tree (dir, &e) < 0)
+        {
+          lab_warn ("%s", e->msg);
+          lab_error_release (&e);
+        }
+    }
+  S.n_dirs = 0;
+}

@@ -1,0 +1,102 @@
+/*
+ * ns.c - what the sandbox child does to its namespaces before exec (called by
+ * sandbox.c's child, see sandbox.h step 4).  The child is cloned into new
+ * pid, mount, net, ipc and uts namespaces; the cgroup namespace is unshared
+ * here, after the parent moved the child into its cgroup, so the workload's
+ * /proc/self/cgroup reads `/`.  Every step is one small function, so an error
+ * names the step ("mounting /proc: ...").
+ */
+#include <errno.h>
+#include <fcntl.h>
+#include <net/if.h>
+#include <sched.h>
+#include <stdio.h>
+#include <string.h>
+#include <sys/ioctl.h>
+#include <sys/mount.h>
+#include <sys/resource.h>
+#include <sys/socket.h>
+#include <sys/syscall.h>
+#include <unistd.h>
+#include <linux/close_range.h>
+
+#include "ns.h"
+#include "utils.h"
+
+int
+lab_ns_loopback_up (lab_error_t *err)
+{
+  cleanup_close int fd = socket (AF_INET, SOCK_DGRAM | SOCK_CLOEXEC, 0);
+  if (fd < 0)
+    return lab_error (err, errno, "bringing `lo` up: socket");
+  struct ifreq ifr;
+  memset (&ifr, 0, sizeof ifr);
+  snprintf (ifr.ifr_name, sizeof ifr.ifr_name, "lo");
+  if (ioctl (fd, SIOCGIFFLAGS, &ifr) < 0)
+    return lab_error (err, errno, "bringing `lo` up: SIOCGIFFLAGS");
+  ifr.ifr_flags |= IFF_UP | IFF_RUNNING;
+  if (ioctl (fd, SIOCSIFFLAGS, &ifr) < 0)
+    return lab_error (err, errno, "bringing `lo` up: SIOCSIFFLAGS");
+  return 0;
+}
+
+static int
+setup_mounts (int flags, lab_error_t *err)
+{
+  if (!(flags & CLONE_NEWNS))
+    return 0;
+  if (mount (NULL, "/", NULL, MS_REC | MS_PRIVATE, NULL) < 0)
+    return lab_error (err, errno, "making `/` private");
+  if ((flags & CLONE_NEWPID)
+      && mount ("proc", "/proc", "proc", MS_NOSUID | MS_NODEV | MS_NOEXEC, NULL) < 0)
+    return lab_error (err, errno, "mounting /proc");
+  /* A sysfs mounted in the new net namespace shows only its interfaces
+     (/sys/class/net); it also hides the host's cgroup mounts. */
+  if ((flags & CLONE_NEWNET)
+      && mount ("sysfs", "/sys", "sysfs", MS_RDONLY | MS_NOSUID | MS_NODEV | MS_NOEXEC, NULL) < 0)
+    return lab_error (err, errno, "mounting /sys");
+  return 0;
+}
+
+static int
+setup_fds (const struct lab_ns_config *c, lab_error_t *err)
+{
+  if (c->stdout_fd >= 0 && dup2 (c->stdout_fd, 1) < 0)
+    return lab_error (err, errno, "redirecting stdout");
+  if (c->stderr_fd >= 0 && dup2 (c->stderr_fd, 2) < 0)
+    return lab_error (err, errno, "redirecting stderr");
+  /* Close-on-exec rather than close: the error pipe to the parent must stay
+     open until exec succeeds. */
+  if (syscall (SYS_close_range, 3U, ~0U, CLOSE_RANGE_CLOEXEC) < 0)
+    {
+      for (int fd = 3; fd < 65536; fd++)
+        {
+          int fl = fcntl (fd, F_GETFD);
+          if (fl >= 0)
+            fcntl (fd, F_SETFD, fl | FD_CLOEXEC);
+        }
+    }
+  return 0;
+}
+
+int
+lab_ns_setup_child (const struct lab_ns_config *c, lab_error_t *err)
+{
+  if ((c->clone_flags & CLONE_NEWCGROUP) && unshare (CLONE_NEWCGROUP) < 0)
+    return lab_error (err, errno, "unsharing the cgroup namespace");
+  if (setup_mounts (c->clone_flags, err) < 0)
+    return -1;
+  if ((c->clone_flags & CLONE_NEWNET) && lab_ns_loopback_up (err) < 0)
+    return -1;
+  if ((c->clone_flags & CLONE_NEWUTS) && c->hostname
+      && sethostname (c->hostname, strlen (c->hostname)) < 0)
+    return lab_error (err, errno, "setting the hostname `%s`", c->hostname);
+  for (int i = 0; i < c->n_rlimits; i++)
+    {
+      struct rlimit rl = { c->rlimits[i].soft, c->rlimits[i].hard };
+      if (setrlimit (c->rlimits[i].resource, &rl) < 0)
+        return lab_error (err, errno, "setting rlimit %d to %llu/%llu", c->rlimits[i].resource,
+                          (unsigned long long) rl.rlim_cur, (unsigned long long) rl.rlim_max);
+    }
+  return setup_fds (c, err);
+}

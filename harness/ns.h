@@ -1,0 +1,27 @@
+/*
+ * ns.h - namespace setup inside the sandbox child, between release and exec.
+ */
+#ifndef LAB_NS_H
+#define LAB_NS_H
+
+#include "error.h"
+#include "profile.h"
+
+struct lab_ns_config
+{
+  int clone_flags;              /* the namespaces the child was cloned into (+ CLONE_NEWCGROUP) */
+  const char *hostname;         /* NULL = leave */
+  const struct lab_rlimit *rlimits;
+  int n_rlimits;
+  int stdout_fd, stderr_fd;     /* -1 = inherit */
+};
+
+/* In the child, after it is in its cgroup: cgroup namespace (unshared here, so
+   its root is the point's cgroup), / made rprivate, fresh /proc (new pid ns)
+   and /sys (new net ns), `lo` up, hostname, rlimits, stdout/stderr, every other
+   fd marked close-on-exec.  Errors say which step failed. */
+int lab_ns_setup_child (const struct lab_ns_config *c, lab_error_t *err);
+/* Brings the loopback interface of the current net namespace up. */
+int lab_ns_loopback_up (lab_error_t *err);
+
+#endif

@@ -1,0 +1,883 @@
+/*
+ * sandbox.c - one point's whole life: cgroup, namespaces, seccomp, sampling,
+ * reaping, classification, cleanup (the steps are listed in sandbox.h).
+ *
+ * Processes and pipes:
+ *   harness --clone(new pid/mount/net/ipc/uts ns)--> child (pid 1 inside)
+ *     `go` pipe    harness -> child: one byte = "you are in your cgroup, go on".
+ *                  EOF instead means the harness died: the child exits.
+ *     `fail` pipe  child -> harness, close-on-exec: EOF = exec succeeded; a
+ *                  record {errno, message} = a setup step failed.
+ *   The child sets PR_SET_PDEATHSIG(SIGKILL): if the harness is SIGKILLed the
+ *   child dies, and with it (pid 1) its whole pid namespace; the cgroups the
+ *   harness leaves are removed by the next harness (cgroup.c).
+ *
+ * Waiting: a pidfd of the child is polled with the sampling period as the
+ * timeout; each wake-up samples /proc/<pid>/status of every process in the
+ * cgroup and the cgroup's memory, and checks the deadline.  Reaping is wait4
+ * (rusage of the child and of the descendants it reaped).
+ *
+ * Seccomp: the filter is built from the profile in the harness (libseccomp
+ * allocates; the child only loads it, as its last step before execve).  A
+ * process killed by a seccomp KILL action leaves an audit record (type=1326):
+ * the harness reads it from the audit multicast group (netlink, read-only,
+ * no rate limit) and, failing that, from /dev/kmsg where the kernel prints
+ * it when no audit daemon runs - rate-limited there (printk ratelimit: 10
+ * per 5 s).  Without a record the status is still `seccomp`, with
+ * "syscall unknown".
+ *
+ * --seccomp-log (spec->seccomp_log) cannot use SCMP_ACT_LOG for the same
+ * reason (a command makes thousands of syscalls; the log keeps 10).  It uses
+ * a user-notification filter instead: every syscall of the sandbox stops
+ * until the harness has recorded its number and answered "continue"
+ * (SECCOMP_USER_NOTIF_FLAG_CONTINUE).  Nothing is denied in that mode.  The
+ * listener fd is taken from the child with pidfd_getfd while the child waits
+ * on its first notified syscall; syscalls before the workload's execve are
+ * the harness's own and are not recorded.
+ */
+#include <errno.h>
+#include <fcntl.h>
+#include <dirent.h>
+#include <inttypes.h>
+#include <poll.h>
+#include <sched.h>
+#include <signal.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/mman.h>
+#include <sys/prctl.h>
+#include <sys/resource.h>
+#include <sys/socket.h>
+#include <sys/syscall.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+#include <json-c/json.h>
+#include <linux/audit.h>
+#include <linux/netlink.h>
+#include <seccomp.h>
+
+#include "ns.h"
+#include "sample.h"
+#include "sandbox.h"
+#include "seccomp-profile.h"
+#include "utils.h"
+
+#define CHILD_STACK (256 * 1024)
+
+static const char *const status_names[] = {
+  [LAB_ST_OK] = "ok", [LAB_ST_OOM] = "oom", [LAB_ST_TIMEOUT] = "timeout",
+  [LAB_ST_SECCOMP] = "seccomp", [LAB_ST_CRASHED] = "crashed", [LAB_ST_LIMIT] = "limit",
+  [LAB_ST_SKIPPED] = "skipped",
+};
+
+const char *
+lab_status_name (enum lab_status st)
+{
+  return (unsigned) st < ARRAY_SIZE (status_names) ? status_names[st] : "unknown";
+}
+
+/* State the signal handler reads: the running point. */
+static volatile sig_atomic_t cur_pid;
+static volatile sig_atomic_t interrupted;
+static int graceful;
+
+struct child_args
+{
+  const struct lab_sandbox_spec *spec;
+  struct lab_ns_config ns;
+  scmp_filter_ctx filter;
+  int notify;             /* seccomp-log mode: filter is a notify filter */
+  char *const *envp;
+  int go_fd, fail_fd;
+};
+
+struct fail_msg
+{
+  int errno_;
+  char msg[500];
+};
+
+static void
+child_fail (int fd, lab_error_t *err)
+{
+  struct fail_msg m = { (*err)->status, "" };
+  snprintf (m.msg, sizeof m.msg, "%s", (*err)->msg);
+  if (write (fd, &m, sizeof m) < 0)
+    _exit (126);
+  _exit (127);
+}
+
+static int
+child_main (void *arg)
+{
+  struct child_args *a = arg;
+  lab_error_t err = NULL;
+  char c;
+
+  prctl (PR_SET_PDEATHSIG, SIGKILL);
+  /* Own session and process group: kill(0, sig) in the workload signals its
+     process group, which crosses the pid namespace boundary - without this
+     it would reach the harness and the shell that started it. */
+  setsid ();
+  sigset_t all;
+  sigemptyset (&all);
+  sigprocmask (SIG_SETMASK, &all, NULL);
+  for (int s = 1; s < NSIG; s++)
+    if (s != SIGKILL && s != SIGSTOP)
+      signal (s, SIG_DFL);
+  /* Wait until the harness has put us in our cgroup. */
+  if (read (a->go_fd, &c, 1) != 1)
+    _exit (125);
+  close (a->go_fd);
+  if (lab_ns_setup_child (&a->ns, &err) < 0)
+    child_fail (a->fail_fd, &err);
+  if (a->filter)
+    {
+      if (a->notify)
+        {
+          int r = seccomp_load (a->filter);
+          if (r < 0)
+            {
+              lab_error (&err, -r, "loading the seccomp notify filter");
+              child_fail (a->fail_fd, &err);
+            }
+        }
+      else if (lab_seccomp_apply (a->filter, &err) < 0)
+        child_fail (a->fail_fd, &err);
+    }
+  execve (a->spec->argv[0], a->spec->argv, a->envp);
+  lab_error (&err, errno, "executing `%s`", a->spec->argv[0]);
+  child_fail (a->fail_fd, &err);
+  return 127;
+}
+
+static void
+result_init (struct lab_sandbox_result *res)
+{
+  memset (res, 0, sizeof *res);
+  res->exit_code = -1;
+  res->rss_peak = res->vss_peak = res->swap_peak = -1;
+  res->max_rss_bytes = -1;
+  res->cg_mem_peak_sampled = -1;
+  res->seccomp_nr = -1;
+  int64_t *f = (int64_t *) &res->cg;
+  for (size_t i = 0; i < sizeof res->cg / sizeof (int64_t); i++)
+    f[i] = -1;
+  memcpy (&res->cg_at_peak, &res->cg, sizeof res->cg);
+}
+
+/* ---- kernel log: the audit record of a seccomp kill ---------------------- */
+
+static int
+kmsg_open (void)
+{
+  int fd = open ("/dev/kmsg", O_RDONLY | O_NONBLOCK | O_CLOEXEC);
+  if (fd >= 0)
+    lseek (fd, 0, SEEK_END);
+  return fd;
+}
+
+/* The audit multicast group (read-only, like journald's listener; needs
+   CAP_AUDIT_READ): the same records as the kernel log, without printk's rate
+   limit.  -1 where unavailable. */
+static int
+audit_open (void)
+{
+  int fd = socket (AF_NETLINK, SOCK_RAW | SOCK_NONBLOCK | SOCK_CLOEXEC, NETLINK_AUDIT);
+  if (fd < 0)
+    return -1;
+  struct sockaddr_nl sa = { .nl_family = AF_NETLINK, .nl_groups = AUDIT_NLGRP_READLOG };
+  if (bind (fd, (struct sockaddr *) &sa, sizeof sa) < 0)
+    {
+      close (fd);
+      return -1;
+    }
+  return fd;
+}
+
+/* Fills seccomp_nr/name from a type=1326 record of `pid`; 1 when found. */
+static int
+parse_seccomp_record (const char *rec, pid_t pid, struct lab_sandbox_result *res)
+{
+  char pat[32];
+  snprintf (pat, sizeof pat, " pid=%d ", (int) pid);
+  const char *sc = strstr (rec, " syscall="), *ar = strstr (rec, " arch=");
+  if (sc == NULL || strstr (rec, pat) == NULL)
+    return 0;
+  res->seccomp_nr = (int) strtol (sc + 9, NULL, 10);
+  uint32_t arch = ar ? (uint32_t) strtoul (ar + 6, NULL, 16) : SCMP_ARCH_NATIVE;
+  char *name = seccomp_syscall_resolve_num_arch (arch, res->seccomp_nr);
+  snprintf (res->seccomp_name, sizeof res->seccomp_name, "%s", name ? name : "");
+  free (name);
+  return 1;
+}
+
+static int
+audit_find_kill (int fd, pid_t pid, struct lab_sandbox_result *res)
+{
+  char buf[8192] __attribute__ ((aligned (__alignof__ (struct nlmsghdr))));
+  for (int tries = 0; tries < 50; tries++) /* the record comes through kauditd: allow ~50 ms */
+    {
+      ssize_t n = recv (fd, buf, sizeof buf - 1, 0);
+      if (n < 0 && errno == EAGAIN)
+        {
+          struct pollfd pf = { fd, POLLIN, 0 };
+          poll (&pf, 1, 1);
+          continue;
+        }
+      if (n <= 0)
+        return 0;
+      for (struct nlmsghdr *h = (struct nlmsghdr *) buf; NLMSG_OK (h, (size_t) n); h = NLMSG_NEXT (h, n))
+        if (h->nlmsg_type == AUDIT_SECCOMP)
+          {
+            char rec[2048];
+            size_t len = NLMSG_PAYLOAD (h, 0) < sizeof rec - 1 ? NLMSG_PAYLOAD (h, 0) : sizeof rec - 1;
+            memcpy (rec, NLMSG_DATA (h), len);
+            rec[len] = '\0';
+            if (parse_seccomp_record (rec, pid, res))
+              return 1;
+          }
+    }
+  return 0;
+}
+
+static void
+kmsg_find_kill (int fd, pid_t pid, struct lab_sandbox_result *res)
+{
+  char rec[2048];
+  for (;;)
+    {
+      ssize_t n = read (fd, rec, sizeof rec - 1);
+      if (n < 0 && errno == EPIPE) /* overwritten records: go on reading */
+        continue;
+      if (n <= 0)
+        break;
+      rec[n] = '\0';
+      if (strstr (rec, "type=1326") && parse_seccomp_record (rec, pid, res))
+        return;
+    }
+}
+
+/* ---- --seccomp-log: user notifications ------------------------------------ */
+
+static scmp_filter_ctx
+notify_filter (lab_error_t *err)
+{
+  scmp_filter_ctx ctx = seccomp_init (SCMP_ACT_NOTIFY);
+  if (ctx == NULL)
+    lab_error (err, EINVAL, "seccomp: cannot create a notify filter");
+  return ctx;
+}
+
+static int
+notify_grab (pid_t pid, int pidfd)
+{
+  char dir[64], path[320], link[128];
+  snprintf (dir, sizeof dir, "/proc/%d/fd", (int) pid);
+  DIR *d = opendir (dir);
+  if (d == NULL)
+    return -1;
+  struct dirent *de;
+  int fd = -1;
+  while (fd < 0 && (de = readdir (d)) != NULL)
+    {
+      snprintf (path, sizeof path, "%s/%s", dir, de->d_name);
+      ssize_t n = readlink (path, link, sizeof link - 1);
+      if (n <= 0)
+        continue;
+      link[n] = '\0';
+      if (strcmp (link, "anon_inode:seccomp notify") == 0)
+        fd = (int) syscall (SYS_pidfd_getfd, pidfd, atoi (de->d_name), 0);
+    }
+  closedir (d);
+  return fd;
+}
+
+static void
+notify_handle (int fd, struct lab_sandbox_result *res, int *seen_exec)
+{
+  struct seccomp_notif *req = NULL;
+  struct seccomp_notif_resp *resp = NULL;
+  if (seccomp_notify_alloc (&req, &resp) < 0)
+    return;
+  if (seccomp_notify_receive (fd, req) == 0)
+    {
+      int nr = req->data.nr;
+      if (!*seen_exec && nr == __NR_execve)
+        *seen_exec = 1;
+      if (*seen_exec && nr >= 0 && nr < LAB_SYSCALLS_MAX)
+        {
+          res->syscalls_used[nr] = 1;
+          res->syscalls_arch = req->data.arch;
+        }
+      resp->id = req->id;
+      resp->flags = SECCOMP_USER_NOTIF_FLAG_CONTINUE;
+      seccomp_notify_respond (fd, resp); /* ENOENT: the task is gone */
+    }
+  seccomp_notify_free (req, resp);
+}
+
+/* ---- sampling -------------------------------------------------------------- */
+
+static void
+sample (struct lab_cgroup *cg, pid_t child, struct lab_sandbox_result *res)
+{
+  pid_t pids[4096];
+  int n = 0;
+  /* Any hierarchy lists the same processes; the first is the memory one. */
+  n = lab_cgroup_procs (cg, pids, (int) ARRAY_SIZE (pids));
+  if (n <= 0)
+    {
+      pids[0] = child;
+      n = 1;
+    }
+  struct lab_sample s;
+  lab_sample_pids (pids, n, &s);
+  if (s.n > 0)
+    {
+      if (s.rss > res->rss_peak)
+        res->rss_peak = s.rss;
+      if (s.vss > res->vss_peak)
+        res->vss_peak = s.vss;
+      if (s.swap > res->swap_peak)
+        res->swap_peak = s.swap;
+    }
+  int64_t m = lab_cgroup_mem_current (cg);
+  if (m > res->cg_mem_peak_sampled)
+    {
+      res->cg_mem_peak_sampled = m;
+      /* memory.stat at the largest sampled size: the kernel part (stacks,
+         page tables) while the workload ran, not after it exited. */
+      lab_error_t e = NULL;
+      if (lab_cgroup_read_stats (cg, &res->cg_at_peak, &e) < 0)
+        lab_error_release (&e);
+    }
+  res->n_samples++;
+}
+
+/* ---- classification --------------------------------------------------------- */
+
+static void
+classify (int wstatus, int timed_out, struct lab_sandbox_result *res)
+{
+  if (WIFEXITED (wstatus))
+    {
+      res->exit_code = WEXITSTATUS (wstatus);
+      res->status = LAB_ST_OK;
+      if (timed_out)
+        {
+          res->status = LAB_ST_TIMEOUT;
+          snprintf (res->detail, sizeof res->detail, "timed out; exited with code %d", res->exit_code);
+        }
+      else if (res->exit_code != 0 && res->cg.oom_kill > 0)
+        {
+          /* A process of the workload was OOM-killed and the workload failed. */
+          res->status = LAB_ST_OOM;
+          snprintf (res->detail, sizeof res->detail,
+                    "exited with code %d after %" PRId64 " oom kill(s) in its cgroup", res->exit_code,
+                    res->cg.oom_kill);
+        }
+      return;
+    }
+  int sig = WTERMSIG (wstatus);
+  res->term_signal = sig;
+  const char *sname = sigabbrev_np (sig);
+  if (timed_out)
+    {
+      res->status = LAB_ST_TIMEOUT;
+      snprintf (res->detail, sizeof res->detail, "killed after the timeout");
+    }
+  else if (sig == SIGSYS)
+    {
+      res->status = LAB_ST_SECCOMP;
+      if (res->seccomp_nr >= 0)
+        snprintf (res->detail, sizeof res->detail, "killed by seccomp on syscall `%s` (%d)",
+                  res->seccomp_name[0] ? res->seccomp_name : "?", res->seccomp_nr);
+      else
+        snprintf (res->detail, sizeof res->detail,
+                  "killed by SIGSYS (seccomp); syscall unknown (no audit record in the kernel log)");
+    }
+  else if (sig == SIGKILL && res->cg.oom_kill > 0)
+    {
+      res->status = LAB_ST_OOM;
+      snprintf (res->detail, sizeof res->detail, "killed by the oom killer (%" PRId64 " oom kill(s), limit %s)",
+                res->cg.oom_kill, "memory.max");
+    }
+  else
+    {
+      res->status = LAB_ST_CRASHED;
+      snprintf (res->detail, sizeof res->detail, "killed by signal SIG%s (%d)", sname ? sname : "?", sig);
+    }
+}
+
+/* ---- the lifecycle ---------------------------------------------------------- */
+
+static char *const default_env[] = { (char *) "PATH=/usr/local/sbin:/usr/local/bin:/usr/sbin:/usr/bin:/sbin:/bin",
+                                     (char *) "HOME=/", (char *) "LANG=C", NULL };
+
+struct run
+{
+  const struct lab_sandbox_spec *spec;
+  struct lab_sandbox_result *res;
+  struct lab_cgroup *cg;
+  scmp_filter_ctx filter;
+  pid_t pid;
+  int pidfd, kmsg, audit, go[2], fail[2], notify_fd;
+  void *stack;
+  struct lab_rlimit *rlimits;
+};
+
+static void
+run_release (struct run *r)
+{
+  if (r->pid > 0)
+    {
+      kill (r->pid, SIGKILL);
+      waitpid (r->pid, NULL, 0);
+    }
+  cur_pid = 0;
+  int *fds[] = { &r->pidfd, &r->kmsg, &r->audit, &r->go[0], &r->go[1], &r->fail[0], &r->fail[1], &r->notify_fd };
+  for (size_t i = 0; i < ARRAY_SIZE (fds); i++)
+    if (*fds[i] >= 0)
+      close (take_fd (*fds[i]));
+  if (r->cg)
+    {
+      lab_error_t e = NULL;
+      if (lab_cgroup_destroy (r->cg, &e) < 0)
+        {
+          lab_warn ("%s", e->msg);
+          lab_error_release (&e);
+        }
+    }
+  if (r->filter)
+    seccomp_release (r->filter);
+  if (r->stack)
+    munmap (r->stack, CHILD_STACK);
+  free (r->rlimits);
+}
+
+static const char *
+rlimit_name (int r)
+{
+  static const struct { int r; const char *n; } names[] = {
+    { RLIMIT_AS, "RLIMIT_AS" }, { RLIMIT_CORE, "RLIMIT_CORE" }, { RLIMIT_CPU, "RLIMIT_CPU" },
+    { RLIMIT_DATA, "RLIMIT_DATA" }, { RLIMIT_FSIZE, "RLIMIT_FSIZE" }, { RLIMIT_LOCKS, "RLIMIT_LOCKS" },
+    { RLIMIT_MEMLOCK, "RLIMIT_MEMLOCK" }, { RLIMIT_MSGQUEUE, "RLIMIT_MSGQUEUE" },
+    { RLIMIT_NICE, "RLIMIT_NICE" }, { RLIMIT_NOFILE, "RLIMIT_NOFILE" }, { RLIMIT_NPROC, "RLIMIT_NPROC" },
+    { RLIMIT_RSS, "RLIMIT_RSS" }, { RLIMIT_RTPRIO, "RLIMIT_RTPRIO" }, { RLIMIT_RTTIME, "RLIMIT_RTTIME" },
+    { RLIMIT_SIGPENDING, "RLIMIT_SIGPENDING" }, { RLIMIT_STACK, "RLIMIT_STACK" },
+  };
+  for (size_t i = 0; i < ARRAY_SIZE (names); i++)
+    if (names[i].r == r)
+      return names[i].n;
+  return "RLIMIT_?";
+}
+
+static int
+has_cap_sys_resource (void)
+{
+  char line[256];
+  unsigned long long eff = 0;
+  cleanup_file FILE *f = fopen ("/proc/self/status", "re");
+  while (f && fgets (line, sizeof line, f))
+    if (sscanf (line, "CapEff: %llx", &eff) == 1)
+      break;
+  return (eff >> 24) & 1; /* CAP_SYS_RESOURCE */
+}
+
+/* The profile's rlimits, each hard limit clamped to the harness's own when
+   the harness may not raise it (no CAP_SYS_RESOURCE, e.g. in a container):
+   the point runs, and the result says what it got. */
+static void
+clamp_rlimits (const struct lab_profile *p, struct lab_rlimit *out, struct lab_sandbox_result *res)
+{
+  int cap = has_cap_sys_resource ();
+  for (int i = 0; i < p->n_rlimits; i++)
+    {
+      struct rlimit cur;
+      out[i] = p->rlimits[i];
+      if (cap || getrlimit (out[i].resource, &cur) < 0 || out[i].hard <= cur.rlim_max)
+        continue;
+      out[i].hard = cur.rlim_max;
+      if (out[i].soft > out[i].hard)
+        out[i].soft = out[i].hard;
+      size_t l = strlen (res->warnings);
+      snprintf (res->warnings + l, sizeof res->warnings - l,
+                "%s%s clamped to the harness's hard limit %llu (no CAP_SYS_RESOURCE)",
+                l ? "; " : "", rlimit_name (out[i].resource), (unsigned long long) cur.rlim_max);
+    }
+}
+
+static int
+start_child (struct run *r, lab_error_t *err)
+{
+  const struct lab_sandbox_spec *spec = r->spec;
+  const struct lab_profile *p = spec->profile;
+  struct child_args a = {
+    .spec = spec,
+    .ns = { .clone_flags = p->clone_flags, .hostname = p->hostname ? p->hostname : "lab",
+            .rlimits = r->rlimits, .n_rlimits = p->n_rlimits,
+            .stdout_fd = spec->stdout_fd, .stderr_fd = spec->stderr_fd },
+    .filter = r->filter, .notify = spec->seccomp_log,
+    .envp = spec->envp ? spec->envp : default_env,
+  };
+  r->rlimits = calloc ((size_t) p->n_rlimits + 1, sizeof *r->rlimits);
+  if (r->rlimits == NULL)
+    return lab_error (err, errno, "allocating rlimits");
+  clamp_rlimits (p, r->rlimits, r->res);
+  a.ns.rlimits = r->rlimits;
+  if (pipe2 (r->go, O_CLOEXEC) < 0 || pipe2 (r->fail, O_CLOEXEC) < 0)
+    return lab_error (err, errno, "pipe");
+  a.go_fd = r->go[0];
+  a.fail_fd = r->fail[1];
+  r->stack = mmap (NULL, CHILD_STACK, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS | MAP_STACK, -1, 0);
+  if (r->stack == MAP_FAILED)
+    {
+      r->stack = NULL;
+      return lab_error (err, errno, "allocating the child's stack");
+    }
+  /* The cgroup namespace is unshared by the child once it is in its cgroup. */
+  int flags = (p->clone_flags & ~CLONE_NEWCGROUP) | SIGCHLD;
+  r->pid = clone (child_main, (char *) r->stack + CHILD_STACK, flags, &a);
+  if (r->pid < 0)
+    {
+      r->pid = 0;
+      return lab_error (err, errno, "clone");
+    }
+  cur_pid = r->pid;
+  r->res->host_pid = r->pid;
+  close (take_fd (r->go[0]));
+  close (take_fd (r->fail[1]));
+  r->pidfd = (int) syscall (SYS_pidfd_open, r->pid, 0);
+  if (r->pidfd < 0)
+    return lab_error (err, errno, "pidfd_open");
+  if (lab_cgroup_attach (r->cg, r->pid, err) < 0)
+    return -1;
+  r->res->wall_s = lab_now ();
+  if (write (r->go[1], "g", 1) != 1)
+    return lab_error (err, errno, "releasing the child");
+  close (take_fd (r->go[1]));
+  if (spec->seccomp_log)
+    return 0; /* the child blocks on its first notification: read the fail pipe later */
+  struct fail_msg m;
+  ssize_t n;
+  do
+    n = read (r->fail[0], &m, sizeof m);
+  while (n < 0 && errno == EINTR);
+  if (n == (ssize_t) sizeof m)
+    {
+      lab_error (err, 0, "%s", m.msg);
+      (*err)->status = m.errno_;
+      return -1;
+    }
+  return 0;
+}
+
+static int
+wait_child (struct run *r, int *wstatus, int *timed_out, lab_error_t *err)
+{
+  const struct lab_sandbox_spec *spec = r->spec;
+  double timeout = spec->timeout_s > 0 ? spec->timeout_s : spec->profile->timeout_s;
+  int period = spec->sample_ms > 0 ? spec->sample_ms : 20;
+  double deadline = timeout > 0 ? r->res->wall_s + timeout : 0;
+  int seen_exec = 0, failed_setup = 0;
+  double next_sample = 0;
+  struct fail_msg m;
+
+  for (;;)
+    {
+      if (spec->seccomp_log && r->notify_fd < 0)
+        {
+          r->notify_fd = notify_grab (r->pid, r->pidfd);
+          if (r->notify_fd < 0)
+            {
+              /* Not loaded yet, or setup failed before the filter. */
+              struct pollfd pf[2] = { { r->pidfd, POLLIN, 0 }, { r->fail[0], POLLIN, 0 } };
+              if (poll (pf, 2, 1) > 0 && (pf[1].revents & POLLIN)
+                  && read (r->fail[0], &m, sizeof m) == (ssize_t) sizeof m)
+                failed_setup = 1;
+              if (failed_setup || (pf[0].revents & POLLIN))
+                break;
+              continue;
+            }
+        }
+      double now = lab_now ();
+      if (now >= next_sample)
+        {
+          sample (r->cg, r->pid, r->res);
+          next_sample = now + period / 1000.0;
+        }
+      if (deadline > 0 && now >= deadline && !*timed_out)
+        {
+          *timed_out = 1;
+          lab_error_t e = NULL;
+          if (lab_cgroup_kill (r->cg, &e) < 0)
+            lab_error_release (&e);
+          kill (r->pid, SIGKILL);
+        }
+      int wait_ms = (int) ((next_sample - now) * 1000) + 1;
+      if (deadline > 0 && !*timed_out && (deadline - now) * 1000 < wait_ms)
+        wait_ms = (int) ((deadline - now) * 1000) + 1;
+      struct pollfd pf[2] = { { r->pidfd, POLLIN, 0 }, { r->notify_fd, POLLIN, 0 } };
+      int n = poll (pf, r->notify_fd >= 0 ? 2 : 1, wait_ms);
+      if (n < 0 && errno != EINTR)
+        return lab_error (err, errno, "poll");
+      if (n > 0 && r->notify_fd >= 0 && (pf[1].revents & POLLIN))
+        {
+          /* Answer every pending notification before sampling again. */
+          notify_handle (r->notify_fd, r->res, &seen_exec);
+          continue;
+        }
+      if (n > 0 && (pf[0].revents & POLLIN))
+        break;
+    }
+  struct rusage ru;
+  pid_t w;
+  do
+    w = wait4 (r->pid, wstatus, 0, &ru);
+  while (w < 0 && errno == EINTR);
+  if (w < 0)
+    return lab_error (err, errno, "wait4");
+  r->pid = 0;
+  cur_pid = 0;
+  r->res->wall_s = lab_now () - r->res->wall_s;
+  /* seccomp-log mode reads the setup report only now (the child is gone, so
+     this does not block). */
+  if (spec->seccomp_log && !failed_setup && read (r->fail[0], &m, sizeof m) == (ssize_t) sizeof m)
+    failed_setup = 1;
+  if (failed_setup)
+    {
+      lab_error (err, 0, "%s", m.msg);
+      (*err)->status = m.errno_;
+      return -1;
+    }
+  r->res->cpu_user_s = (double) ru.ru_utime.tv_sec + (double) ru.ru_utime.tv_usec / 1e6;
+  r->res->cpu_sys_s = (double) ru.ru_stime.tv_sec + (double) ru.ru_stime.tv_usec / 1e6;
+  r->res->vol_ctxsw = ru.ru_nvcsw;
+  r->res->invol_ctxsw = ru.ru_nivcsw;
+  r->res->max_rss_bytes = (int64_t) ru.ru_maxrss * 1024;
+  return 0;
+}
+
+static int
+run_point (struct run *r, lab_error_t *err)
+{
+  const struct lab_sandbox_spec *spec = r->spec;
+  const char *scmp = spec->seccomp_override ? spec->seccomp_override : spec->profile->seccomp_path;
+  if (spec->seccomp_log)
+    {
+      if ((r->filter = notify_filter (err)) == NULL)
+        return -1;
+    }
+  else if (scmp && lab_seccomp_load (scmp, 1, &r->filter, err) < 0)
+    return -1;
+  if (lab_cgroup_create (spec->name, &spec->profile->limits, &r->cg, err) < 0)
+    return -1;
+  snprintf (r->res->cgroup_path, sizeof r->res->cgroup_path, "%s", lab_cgroup_path (r->cg));
+  snprintf (r->res->cgroup_backend, sizeof r->res->cgroup_backend, "%s", lab_cgroup_backend (r->cg));
+  if (r->filter && !spec->seccomp_log)
+    {
+      r->audit = audit_open ();
+      r->kmsg = kmsg_open ();
+    }
+  if (start_child (r, err) < 0)
+    return -1;
+  int wstatus = 0, timed_out = 0;
+  if (wait_child (r, &wstatus, &timed_out, err) < 0)
+    return -1;
+  if (lab_cgroup_read_stats (r->cg, &r->res->cg, err) < 0)
+    return -1;
+  if (WIFSIGNALED (wstatus) && WTERMSIG (wstatus) == SIGSYS)
+    {
+      if (r->audit < 0 || !audit_find_kill (r->audit, (pid_t) r->res->host_pid, r->res))
+        if (r->kmsg >= 0)
+          kmsg_find_kill (r->kmsg, (pid_t) r->res->host_pid, r->res);
+    }
+  classify (wstatus, timed_out, r->res);
+  if (interrupted)
+    return lab_error (err, EINTR, "interrupted by signal SIG%s", sigabbrev_np (interrupted));
+  return 0;
+}
+
+int
+lab_sandbox_run (const struct lab_sandbox_spec *spec, struct lab_sandbox_result *res, lab_error_t *err)
+{
+  struct run r = { .spec = spec, .res = res, .pidfd = -1, .kmsg = -1, .audit = -1, .go = { -1, -1 },
+                   .fail = { -1, -1 }, .notify_fd = -1 };
+  result_init (res);
+  if (spec->argv == NULL || spec->argv[0] == NULL || spec->argv[0][0] != '/')
+    return lab_error (err, EINVAL, "sandbox `%s`: the command must be an absolute path", spec->name);
+  int ret = run_point (&r, err);
+  run_release (&r);
+  if (ret < 0)
+    {
+      lab_error_prepend (err, "sandbox `%s`", spec->name);
+      if (interrupted && !graceful)
+        {
+          int sig = interrupted;
+          lab_cgroup_cleanup_all ();
+          lab_error_report (err);
+          exit (128 + sig);
+        }
+    }
+  return ret;
+}
+
+/* ---- signals ------------------------------------------------------------ */
+
+static void
+on_signal (int sig)
+{
+  interrupted = sig;
+  pid_t pid = cur_pid;
+  if (pid > 0)
+    {
+      /* The run loop wakes up (EINTR, then the pidfd), removes the cgroup and
+         exits or returns. */
+      kill (pid, SIGKILL);
+      return;
+    }
+  if (graceful)
+    return;
+  lab_cgroup_cleanup_all ();
+  _exit (128 + sig);
+}
+
+void
+lab_sandbox_install_signal_handlers (void)
+{
+  struct sigaction sa;
+  memset (&sa, 0, sizeof sa);
+  sa.sa_handler = on_signal;
+  sigemptyset (&sa.sa_mask);
+  sa.sa_flags = SA_RESTART;
+  sigaction (SIGINT, &sa, NULL);
+  sigaction (SIGTERM, &sa, NULL);
+  sigaction (SIGHUP, &sa, NULL);
+}
+
+void
+lab_sandbox_set_graceful (int on)
+{
+  graceful = on;
+}
+
+int
+lab_sandbox_interrupted (void)
+{
+  return interrupted;
+}
+
+/* ---- JSON ------------------------------------------------------------------- */
+
+static void
+add_i64 (struct json_object *o, const char *k, int64_t v)
+{
+  json_object_object_add (o, k, v >= 0 ? json_object_new_int64 (v) : NULL);
+}
+
+static struct json_object *
+cg_stats_json (const struct lab_cgroup_stats *st)
+{
+  struct json_object *o = json_object_new_object ();
+  add_i64 (o, "mem_current_bytes", st->mem_current);
+  add_i64 (o, "mem_peak_bytes", st->mem_peak);
+  add_i64 (o, "swap_current_bytes", st->swap_current);
+  add_i64 (o, "swap_peak_bytes", st->swap_peak);
+  add_i64 (o, "anon_bytes", st->anon);
+  add_i64 (o, "file_bytes", st->file);
+  add_i64 (o, "kernel_stack_bytes", st->kernel_stack);
+  add_i64 (o, "pagetables_bytes", st->pagetables);
+  add_i64 (o, "sock_bytes", st->sock);
+  add_i64 (o, "slab_bytes", st->slab);
+  add_i64 (o, "kernel_bytes", st->kernel);
+  add_i64 (o, "oom_kill", st->oom_kill);
+  add_i64 (o, "cpu_usage_us", st->cpu_usage_us);
+  add_i64 (o, "nr_throttled", st->nr_throttled);
+  add_i64 (o, "throttled_us", st->throttled_us);
+  add_i64 (o, "pids_current", st->pids_current);
+  add_i64 (o, "pids_peak", st->pids_peak);
+  return o;
+}
+
+static struct json_object *
+namespaces_json (int flags)
+{
+  static const struct { int flag; const char *name; } ns[] = {
+    { CLONE_NEWPID, "pid" }, { CLONE_NEWNS, "mount" }, { CLONE_NEWNET, "network" },
+    { CLONE_NEWIPC, "ipc" }, { CLONE_NEWUTS, "uts" }, { CLONE_NEWCGROUP, "cgroup" },
+  };
+  struct json_object *a = json_object_new_array ();
+  for (size_t i = 0; i < ARRAY_SIZE (ns); i++)
+    if (flags & ns[i].flag)
+      json_object_array_add (a, json_object_new_string (ns[i].name));
+  return a;
+}
+
+struct json_object *
+lab_sandbox_result_to_json (const struct lab_sandbox_spec *spec, const struct lab_sandbox_result *res)
+{
+  struct json_object *o = json_object_new_object ();
+  const struct lab_profile *p = spec->profile;
+  json_object_object_add (o, "status", json_object_new_string (lab_status_name (res->status)));
+  json_object_object_add (o, "detail", json_object_new_string (res->detail));
+  json_object_object_add (o, "exit_code", res->exit_code >= 0 ? json_object_new_int (res->exit_code) : NULL);
+  const char *sig = res->term_signal ? sigabbrev_np (res->term_signal) : NULL;
+  char sbuf[32];
+  snprintf (sbuf, sizeof sbuf, "SIG%s", sig ? sig : "?");
+  json_object_object_add (o, "signal", res->term_signal ? json_object_new_string (sbuf) : NULL);
+  json_object_object_add (o, "wall_s", json_object_new_double (res->wall_s));
+  json_object_object_add (o, "cpu_user_s", json_object_new_double (res->cpu_user_s));
+  json_object_object_add (o, "cpu_sys_s", json_object_new_double (res->cpu_sys_s));
+  add_i64 (o, "vol_ctxsw", res->vol_ctxsw);
+  add_i64 (o, "invol_ctxsw", res->invol_ctxsw);
+  add_i64 (o, "max_rss_bytes", res->max_rss_bytes);
+  add_i64 (o, "rss_peak_bytes", res->rss_peak);
+  add_i64 (o, "vss_peak_bytes", res->vss_peak);
+  add_i64 (o, "swap_peak_bytes", res->swap_peak);
+  json_object_object_add (o, "samples", json_object_new_int (res->n_samples));
+  json_object_object_add (o, "warnings", res->warnings[0] ? json_object_new_string (res->warnings) : NULL);
+  add_i64 (o, "cgroup_mem_peak_sampled_bytes", res->cg_mem_peak_sampled);
+  struct json_object *cg = json_object_new_object ();
+  json_object_object_add (cg, "backend", json_object_new_string (res->cgroup_backend));
+  json_object_object_add (cg, "path", json_object_new_string (res->cgroup_path));
+  json_object_object_add (cg, "end", cg_stats_json (&res->cg));
+  json_object_object_add (cg, "at_sampled_peak", cg_stats_json (&res->cg_at_peak));
+  json_object_object_add (o, "cgroup", cg);
+  if (p)
+    {
+      json_object_object_add (o, "namespaces", namespaces_json (p->clone_flags));
+      json_object_object_add (o, "hostname", json_object_new_string (p->hostname ? p->hostname : "lab"));
+    }
+  struct json_object *sc = json_object_new_object ();
+  const char *scmp = spec->seccomp_override ? spec->seccomp_override : (p ? p->seccomp_path : NULL);
+  json_object_object_add (sc, "mode", json_object_new_string (spec->seccomp_log ? "log" : scmp ? "enforce" : "none"));
+  json_object_object_add (sc, "profile", scmp && !spec->seccomp_log ? json_object_new_string (scmp) : NULL);
+  if (res->status == LAB_ST_SECCOMP)
+    {
+      struct json_object *v = json_object_new_object ();
+      json_object_object_add (v, "syscall", res->seccomp_name[0] ? json_object_new_string (res->seccomp_name) : NULL);
+      json_object_object_add (v, "nr", res->seccomp_nr >= 0 ? json_object_new_int (res->seccomp_nr) : NULL);
+      json_object_object_add (sc, "violation", v);
+    }
+  else
+    json_object_object_add (sc, "violation", NULL);
+  if (spec->seccomp_log)
+    {
+      struct json_object *a = json_object_new_array ();
+      for (int i = 0; i < LAB_SYSCALLS_MAX; i++)
+        if (res->syscalls_used[i])
+          {
+            char *name = seccomp_syscall_resolve_num_arch (res->syscalls_arch, i);
+            char nbuf[32];
+            snprintf (nbuf, sizeof nbuf, "%d", i);
+            json_object_array_add (a, json_object_new_string (name ? name : nbuf));
+            free (name);
+          }
+      json_object_object_add (sc, "syscalls_used", a);
+    }
+  json_object_object_add (o, "seccomp", sc);
+  return o;
+}
