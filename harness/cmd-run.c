@@ -375,6 +375,11 @@ run_points (struct run_opts *o, struct json_object *points, int *n_run, int *n_r
                   point_limit (res, stop[v], sizeof (stop[v]));
                   continue;
                 }
+              if (lab_sandbox_interrupted ())
+                {
+                  ret = lab_error (err, 0, "interrupted by signal %d", lab_sandbox_interrupted ());
+                  break;
+                }
               if ((prof = get_profile (&pc, ppath, err)) == NULL)
                 {
                   ret = -1;
@@ -385,7 +390,7 @@ run_points (struct run_opts *o, struct json_object *points, int *n_run, int *n_r
               if (lab_point_run (&pt, prof, o->out, o->timeout_s > 0 ? o->timeout_s : x->timeout_s,
                                  stop[v][0] ? stop[v] : NULL, &res, err) < 0)
                 {
-                  printf ("error\n");
+                  printf ("%s\n", lab_sandbox_interrupted () ? "interrupted" : "error");
                   ret = -1;
                   break;
                 }
@@ -462,6 +467,7 @@ cmd_run (int argc, char **argv)
       return lab_error_report (&err);
   }
   lab_sandbox_install_signal_handlers ();
+  lab_sandbox_set_graceful (1); /* an interrupt ends the point; we keep what finished */
   printf ("lab: results in %s\n", o.out);
   points = json_object_new_array ();
   ret = run_points (&o, points, &n_run, &n_reused, &err);
@@ -475,8 +481,11 @@ cmd_run (int argc, char **argv)
   update_latest (&o);
   if (ret < 0)
     {
-      fprintf (stderr, "lab: points finished so far are kept; continue with `lab run --resume %s`\n", o.out);
-      return lab_error_report (&err);
+      int sig = lab_sandbox_interrupted ();
+      ret = lab_error_report (&err);
+      fprintf (stderr, "lab: the %d points finished are kept in %s; continue with `lab run --resume %s`\n",
+               n_run + n_reused, o.out, o.out);
+      return sig ? 128 + sig : ret;
     }
   printf ("lab: summary  %s/summary.csv\nlab: report   %s/report.md\nlab: plots    %s/plots/\n", o.out, o.out, o.out);
   return 0;

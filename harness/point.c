@@ -105,6 +105,17 @@ decide_status (const struct lab_sandbox_result *res, struct json_object *report,
   return "crashed";
 }
 
+static int64_t
+kernel_mem (const struct lab_cgroup_stats *st)
+{
+  if (st->kernel >= 0)
+    return st->kernel;
+  if (st->kernel_stack < 0 && st->pagetables < 0)
+    return -1;
+  return (st->kernel_stack > 0 ? st->kernel_stack : 0) + (st->pagetables > 0 ? st->pagetables : 0)
+         + (st->slab > 0 ? st->slab : 0);
+}
+
 static struct json_object *
 make_summary (const struct lab_point *pt, const char *status, const struct lab_sandbox_result *res,
               struct json_object *report)
@@ -129,11 +140,12 @@ make_summary (const struct lab_point *pt, const char *status, const struct lab_s
   add_num (row, "vss_peak_bytes", res->vss_peak);
   add_num (row, "swap_peak_bytes", res->swap_peak);
   add_num (row, "cgroup_mem_peak_bytes", res->cg.mem_peak >= 0 ? res->cg.mem_peak : res->cg_mem_peak_sampled);
-  if (res->cg.kernel >= 0)
-    kernel = res->cg.kernel;
-  else if (res->cg.kernel_stack >= 0 || res->cg.pagetables >= 0)
-    kernel = (res->cg.kernel_stack > 0 ? res->cg.kernel_stack : 0) + (res->cg.pagetables > 0 ? res->cg.pagetables : 0)
-             + (res->cg.slab > 0 ? res->cg.slab : 0);
+  /* Kernel memory is gone once the workload exits, so the end-of-run figures
+     only help where the kernel keeps a peak (v1 kmem max_usage); the figures
+     read at the sampled memory peak are the measurement elsewhere. */
+  kernel = kernel_mem (&res->cg);
+  if (kernel_mem (&res->cg_at_peak) > kernel)
+    kernel = kernel_mem (&res->cg_at_peak);
   add_num (row, "kernel_mem_bytes", kernel);
   add_num (row, "vol_ctxsw", res->vol_ctxsw);
   add_num (row, "invol_ctxsw", res->invol_ctxsw);
