@@ -12,6 +12,7 @@
 #include "plot.h"
 
 #include <dirent.h>
+#include <fcntl.h>
 #include <errno.h>
 #include <math.h>
 #include <stdio.h>
@@ -251,6 +252,11 @@ run_gnuplot (const char *script, lab_error_t *err)
     return lab_error (err, errno, "fork for gnuplot");
   if (pid == 0)
     {
+      /* gnuplot's warnings (e.g. an empty range for a single point) go to
+         plots/gnuplot.log, not the user's terminal; on failure we say where. */
+      int fd = open ("gnuplot.log", O_WRONLY | O_CREAT | O_APPEND | O_CLOEXEC, 0644);
+      if (fd >= 0)
+        dup2 (fd, 2);
       execvp ("gnuplot", argv);
       fprintf (stderr, "lab: cannot run gnuplot (install gnuplot-nox, or `make deps`): %s\n", strerror (errno));
       _exit (127);
@@ -258,7 +264,7 @@ run_gnuplot (const char *script, lab_error_t *err)
   if (waitpid (pid, &status, 0) < 0)
     return lab_error (err, errno, "waiting for gnuplot");
   if (!WIFEXITED (status) || WEXITSTATUS (status) != 0)
-    return lab_error (err, 0, "gnuplot failed on `%s`", script);
+    return lab_error (err, 0, "gnuplot failed on `%s` (see plots/gnuplot.log)", script);
   return 0;
 }
 
