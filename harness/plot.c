@@ -367,6 +367,8 @@ lab_plot_render (const char *dir, lab_error_t *err)
   snprintf (path, sizeof (path), "%s/plots", dir);
   if (lab_mkdir_p (path, 0755, err) < 0)
     goto out;
+  snprintf (path, sizeof (path), "%s/plots/gnuplot.log", dir);
+  truncate (path, 0);
   snprintf (path, sizeof (path), "%s/meta.json", dir);
   if (lab_json_read (path, &meta, NULL) < 0)
     meta = json_object_new_object ();
