@@ -81,7 +81,7 @@ lab_json_parse_file (const char *path, struct json_object **out, lab_error_t *er
   if (ret < 0)
     {
       /* A file the user named that is not there is bad input, not a host failure. */
-      if (*err && ((*err)->status == ENOENT || (*err)->status == ENOTDIR || (*err)->status == EISDIR))
+      if (err && *err && ((*err)->status == ENOENT || (*err)->status == ENOTDIR || (*err)->status == EISDIR))
         (*err)->exit_code = LAB_EXIT_USAGE;
       return ret;
     }

@@ -6,6 +6,7 @@
 #include <stdio.h>
 #include <string.h>
 
+#include "json-util.h"
 #include "utils.h"
 
 const char *const lab_summary_columns[] = {
@@ -182,32 +183,7 @@ lab_json_write (const char *path, struct json_object *o, lab_error_t *err)
 int
 lab_json_read (const char *path, struct json_object **out, lab_error_t *err)
 {
-  cleanup_free char *data = NULL;
-  struct json_tokener *tok;
-  struct json_object *o;
-  size_t len;
-
-  if (lab_read_file (path, &data, &len, err) < 0)
-    return -1;
-  tok = json_tokener_new ();
-  o = json_tokener_parse_ex (tok, data, (int) len + 1);
-  if (o == NULL)
-    {
-      size_t off = json_tokener_get_parse_end (tok);
-      int line = 1, col = 1;
-      for (size_t i = 0; i < off && i < len; i++)
-        {
-          if (data[i] == '\n')
-            line++, col = 1;
-          else
-            col++;
-        }
-      lab_usage_error (err, "`%s` line %d column %d: %s", path, line, col,
-                       json_tokener_error_desc (json_tokener_get_error (tok)));
-      json_tokener_free (tok);
-      return -1;
-    }
-  json_tokener_free (tok);
-  *out = o;
+  if (lab_json_parse_file (path, out, err) < 0)
+    return lab_error_prepend (err, "`%s`", path);
   return 0;
 }

@@ -650,3 +650,27 @@ wl_futex_wake (uint32_t *addr, int n)
 {
   syscall (SYS_futex, addr, FUTEX_WAKE_PRIVATE, n, NULL, NULL, 0);
 }
+
+int
+wl_main (int argc, char **argv, const char *experiment, const struct wl_variant *variants, size_t n)
+{
+  const char *names[64];
+  struct wl_args a;
+  struct wl_report *r;
+  size_t i;
+
+  for (i = 0; i < n && i < 63; i++)
+    names[i] = variants[i].name;
+  names[i] = NULL;
+  wl_parse_args (argc, argv, experiment, names, &a);
+  r = wl_report_new (&a);
+  for (i = 0; strcmp (variants[i].name, a.variant) != 0; i++)
+    ; /* wl_parse_args accepted only names from the table */
+  if (variants[i].fn == NULL)
+    {
+      char msg[128];
+      snprintf (msg, sizeof msg, "variant `%s` not built", a.variant);
+      return wl_report_error (r, msg);
+    }
+  return variants[i].fn (&a, r);
+}

@@ -62,6 +62,16 @@ int wl_report_error (struct wl_report *r, const char *detail);
    "RLIMIT_NPROC", "pids.max" or "memory".  Reads /proc/sys and rlimits. */
 const char *wl_which_limit (int err, long count, char *detail, size_t len);
 
+/* A workload binary's variants: main() is `return wl_main (argc, argv, "spawn",
+   variants, n)`.  It parses the flags, runs the named variant, and reports
+   "variant `X` not built" for a NULL fn (coroutine variants are declared weak). */
+struct wl_variant
+{
+  const char *name;
+  int (*fn) (const struct wl_args *a, struct wl_report *r);
+};
+int wl_main (int argc, char **argv, const char *experiment, const struct wl_variant *variants, size_t n);
+
 /* Monotonic ns. */
 uint64_t wl_now_ns (void);
 

@@ -1,24 +1,16 @@
 /*
- * main.c - `wl-memory`: parses the common flags (wl.h), picks the variant from
- * the table below and runs it; the variant prints the one report line.
+ * main.c - `wl-memory`: the variant table; wl_main (wl.h) parses the common
+ * flags and runs the named variant, which prints the one report line.
  * Coroutine variants are weak: until the runtime's coro*.c files exist the
  * binary still links, and asking for them reports "variant `...` not built".
  */
-#include <stddef.h>
-#include <stdio.h>
-#include <string.h>
-
 #include "memory.h"
 #include "wl.h"
 
 extern int memory_coro (const struct wl_args *a, struct wl_report *r) __attribute__ ((weak));
 extern int memory_coro_copystack (const struct wl_args *a, struct wl_report *r) __attribute__ ((weak));
 
-static const struct
-{
-  const char *name;
-  int (*fn) (const struct wl_args *a, struct wl_report *r);
-} variants[] = {
+static const struct wl_variant variants[] = {
   { "pthread", memory_pthread },
   { "coro", memory_coro },
   { "coro-copystack", memory_coro_copystack },
@@ -27,23 +19,5 @@ static const struct
 int
 main (int argc, char **argv)
 {
-  const char *names[sizeof variants / sizeof variants[0] + 1];
-  struct wl_args a;
-  struct wl_report *r;
-  size_t i;
-
-  for (i = 0; i < sizeof variants / sizeof variants[0]; i++)
-    names[i] = variants[i].name;
-  names[i] = NULL;
-  wl_parse_args (argc, argv, "memory", names, &a);
-  r = wl_report_new (&a);
-  for (i = 0; strcmp (variants[i].name, a.variant) != 0; i++)
-    ; /* wl_parse_args accepted only names from the table */
-  if (variants[i].fn == NULL)
-    {
-      char msg[128];
-      snprintf (msg, sizeof msg, "variant `%s` not built", a.variant);
-      return wl_report_error (r, msg);
-    }
-  return variants[i].fn (&a, r);
+  return wl_main (argc, argv, "memory", variants, sizeof variants / sizeof variants[0]);
 }
