@@ -6,6 +6,7 @@
 #   make test       unit + integration tests (tests/run.sh), closing "N passed, N failed"
 #   make asan       runtime tests under AddressSanitizer (fiber annotations)
 #   make valgrind   runtime tests under valgrind (stack registration)
+#   make test-cgroup2  the sandbox tests in a qemu VM with a cgroup-v2-only kernel
 #
 # Sources are found by directory, so adding a file needs no Makefile change:
 #   harness/*.c            -> $(BUILD)/libharness.a (+ harness/main.c -> lab)
@@ -100,6 +101,12 @@ run: deps
 test: deps
 	@$(MAKE) --no-print-directory all
 	@sh tests/run.sh $(BUILD)
+
+# cgroup v2 for real: boots Debian's cloud kernel in qemu (TCG) with a busybox initramfs
+# holding the lab, runs the sandbox tests there (tools/vm/guest-tests.sh). make test runs it too.
+test-cgroup2: deps
+	@$(MAKE) --no-print-directory all
+	@sh tools/vm/run.sh $(BUILD)
 
 asan:
 	@$(MAKE) --no-print-directory BUILD=build-asan OPT=-O1 \
