@@ -189,7 +189,7 @@ remove_leftovers (const char *parent, const char *mount, const char *ctl)
           lab_error_release (&e);
           continue;
         }
-      fprintf (stderr, "lab: removed cgroup `%s:%s` left by a killed harness (pid %d)\n", ctl,
+      fprintf (stderr, "lab: removed cgroup `%s%s%s` left by a killed harness (pid %d)\n", ctl, *ctl ? ":" : "",
                dir + strlen (mount), (int) pid);
     }
   closedir (d);
@@ -395,8 +395,9 @@ describe (struct lab_cgroup *cg)
         }
       if (S.ops == &lab_cg_backend_v2)
         ctls[0] = '\0';
+      /* v1: "memory:/a/lab-1/p pids:/lab-1/p"; v2: the one path, "/lab-1/p". */
       l += (size_t) snprintf (cg->path_desc + l, l < sizeof cg->path_desc ? sizeof cg->path_desc - l : 0,
-                              "%s%s:/%s", i ? " " : "", ctls, cg->h[i].rel);
+                              "%s%s%s/%s", i ? " " : "", ctls, ctls[0] ? ":" : "", cg->h[i].rel);
       if (l >= sizeof cg->path_desc)
         break;
     }

@@ -352,6 +352,24 @@ plot_experiment (const char *dir, const char *exp, const struct lab_agg *agg, in
   return 0;
 }
 
+/* gnuplot on PATH?  Without it the data and the report are still written. */
+static int
+have_gnuplot (void)
+{
+  const char *path = getenv ("PATH");
+  char buf[4096];
+
+  for (const char *p = path ? path : "/usr/bin:/bin"; *p;)
+    {
+      size_t l = strcspn (p, ":");
+      snprintf (buf, sizeof (buf), "%.*s/gnuplot", (int) l, p);
+      if (access (buf, X_OK) == 0)
+        return 1;
+      p += l + (p[l] == ':');
+    }
+  return 0;
+}
+
 int
 lab_plot_render (const char *dir, lab_error_t *err)
 {
@@ -373,7 +391,9 @@ lab_plot_render (const char *dir, lab_error_t *err)
   if (lab_json_read (path, &meta, NULL) < 0)
     meta = json_object_new_object ();
   lab_agg_build (points, &agg, &n_agg);
-  for (int a = 0; a < n_agg && ret == 0; a++)
+  if (!have_gnuplot ())
+    lab_warn ("gnuplot is not installed (`make deps` installs gnuplot-nox): no plots, data and report only");
+  for (int a = 0; a < n_agg && ret == 0 && have_gnuplot (); a++)
     {
       int seen = 0;
       for (int d = 0; d < n_done; d++)

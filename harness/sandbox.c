@@ -402,7 +402,7 @@ classify (int wstatus, int timed_out, struct lab_sandbox_result *res)
   else if (sig == SIGKILL && res->cg.oom_kill > 0)
     {
       res->status = LAB_ST_OOM;
-      snprintf (res->detail, sizeof res->detail, "killed by the oom killer (%" PRId64 " oom kill(s), limit %s)",
+      snprintf (res->detail, sizeof res->detail, "killed by the oom killer (memory.events oom_kill=%" PRId64 ", limit %s)",
                 res->cg.oom_kill, "memory.max");
     }
   else
