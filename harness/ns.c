@@ -16,6 +16,7 @@
 #include <sys/mount.h>
 #include <sys/resource.h>
 #include <sys/socket.h>
+#include <sys/stat.h>
 #include <sys/syscall.h>
 #include <unistd.h>
 #include <linux/close_range.h>
@@ -40,9 +41,39 @@ lab_ns_loopback_up (lab_error_t *err)
   return 0;
 }
 
+/* The workload's own view of its cgroup, read-only, as a container has it:
+   mounted inside the new cgroup namespace, each hierarchy's root is the
+   point's cgroup, so the workload reads its own limits (pids.max,
+   memory.max) at /sys/fs/cgroup/...  Best effort: a hierarchy that cannot be
+   mounted (e.g. co-mounted controllers) is left out. */
+static void
+mount_cgroup_view (int v2)
+{
+  static const char *const v1[] = { "memory", "pids", "cpu", "cpuacct", "cpuset" };
+  const unsigned long ro = MS_RDONLY | MS_NOSUID | MS_NODEV | MS_NOEXEC;
+
+  if (v2)
+    {
+      mount ("cgroup2", "/sys/fs/cgroup", "cgroup2", ro, NULL);
+      return;
+    }
+  if (mount ("tmpfs", "/sys/fs/cgroup", "tmpfs", MS_NOSUID | MS_NODEV | MS_NOEXEC, "size=64k,mode=755") < 0)
+    return;
+  for (size_t i = 0; i < ARRAY_SIZE (v1); i++)
+    {
+      char dir[64];
+      snprintf (dir, sizeof dir, "/sys/fs/cgroup/%s", v1[i]);
+      if (mkdir (dir, 0755) == 0 && mount ("cgroup", dir, "cgroup", ro, v1[i]) < 0)
+        rmdir (dir);
+    }
+  mount (NULL, "/sys/fs/cgroup", NULL, MS_REMOUNT | MS_RDONLY | MS_NOSUID | MS_NODEV | MS_NOEXEC, NULL);
+}
+
 static int
 setup_mounts (int flags, lab_error_t *err)
 {
+  int v2 = access ("/sys/fs/cgroup/cgroup.controllers", F_OK) == 0;
+
   if (!(flags & CLONE_NEWNS))
     return 0;
   if (mount (NULL, "/", NULL, MS_REC | MS_PRIVATE, NULL) < 0)
@@ -55,6 +86,8 @@ setup_mounts (int flags, lab_error_t *err)
   if ((flags & CLONE_NEWNET)
       && mount ("sysfs", "/sys", "sysfs", MS_RDONLY | MS_NOSUID | MS_NODEV | MS_NOEXEC, NULL) < 0)
     return lab_error (err, errno, "mounting /sys");
+  if ((flags & CLONE_NEWNET) && (flags & CLONE_NEWCGROUP))
+    mount_cgroup_view (v2);
   return 0;
 }
 
