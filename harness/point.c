@@ -136,7 +136,9 @@ make_summary (const struct lab_point *pt, const char *status, const struct lab_s
     json_object_object_add (row, "wall_s", json_object_new_double (res->wall_s));
   json_object_object_add (row, "cpu_user_s", json_object_new_double (res->cpu_user_s));
   json_object_object_add (row, "cpu_sys_s", json_object_new_double (res->cpu_sys_s));
-  add_num (row, "rss_peak_bytes", res->rss_peak >= 0 ? res->rss_peak : res->max_rss_bytes);
+  /* The sampled high-water mark, or the reaped child's ru_maxrss (the
+     kernel's own peak for the workload process) when that is larger. */
+  add_num (row, "rss_peak_bytes", res->rss_peak > res->max_rss_bytes ? res->rss_peak : res->max_rss_bytes);
   add_num (row, "vss_peak_bytes", res->vss_peak);
   add_num (row, "swap_peak_bytes", res->swap_peak);
   add_num (row, "cgroup_mem_peak_bytes", res->cg.mem_peak >= 0 ? res->cg.mem_peak : res->cg_mem_peak_sampled);

@@ -1,6 +1,9 @@
 /*
- * sample.c - reads VmRSS, VmSize and VmSwap from /proc/<pid>/status (kB, as
- * the kernel prints them) for the sandbox's sampling loop.  RSS counts pages
+ * sample.c - reads VmRSS, VmSize, VmSwap and the high-water marks VmHWM and
+ * VmPeak from /proc/<pid>/status (kB, as the kernel prints them) for the
+ * sandbox's sampling loop.  The high-water marks make the peaks exact for a
+ * one-process workload even when it peaks between two samples (or ends before
+ * the second); summed over several processes they are an upper bound.  RSS counts pages
  * mapped by the process (shared pages in every process that maps them);
  * kernel memory such as thread stacks and page tables is not in it - the
  * cgroup figures have that.
@@ -33,6 +36,10 @@ lab_sample_proc (pid_t pid, struct lab_sample *s)
         }
       else if (sscanf (line, "VmSwap: %lld kB", &kb) == 1)
         s->swap = kb * 1024;
+      else if (sscanf (line, "VmHWM: %lld kB", &kb) == 1)
+        s->rss_hwm = kb * 1024;
+      else if (sscanf (line, "VmPeak: %lld kB", &kb) == 1)
+        s->vss_hwm = kb * 1024;
     }
   if (!seen) /* a zombie (or kernel thread) has no memory lines */
     return -1;
@@ -52,6 +59,8 @@ lab_sample_pids (const pid_t *pids, int n, struct lab_sample *s)
       s->rss += one.rss;
       s->vss += one.vss;
       s->swap += one.swap;
+      s->rss_hwm += one.rss_hwm;
+      s->vss_hwm += one.vss_hwm;
       s->n++;
     }
 }

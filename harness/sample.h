@@ -10,10 +10,11 @@
 struct lab_sample
 {
   int64_t rss, vss, swap; /* bytes, summed over the processes read */
+  int64_t rss_hwm, vss_hwm; /* VmHWM, VmPeak: the kernel's high-water marks since exec */
   int n;                  /* processes read */
 };
 
-/* VmRSS, VmSize, VmSwap of one process; -1 when it is gone or a zombie. */
+/* VmRSS, VmSize, VmSwap, VmHWM, VmPeak of one process; -1 when it is gone or a zombie. */
 int lab_sample_proc (pid_t pid, struct lab_sample *s);
 /* Sums over `pids` (threads share their process' figures: pass processes). */
 void lab_sample_pids (const pid_t *pids, int n, struct lab_sample *s);

@@ -337,10 +337,11 @@ sample (struct lab_cgroup *cg, pid_t child, struct lab_sandbox_result *res)
   lab_sample_pids (pids, n, &s);
   if (s.n > 0)
     {
-      if (s.rss > res->rss_peak)
-        res->rss_peak = s.rss;
-      if (s.vss > res->vss_peak)
-        res->vss_peak = s.vss;
+      int64_t rss = s.rss_hwm > s.rss ? s.rss_hwm : s.rss, vss = s.vss_hwm > s.vss ? s.vss_hwm : s.vss;
+      if (rss > res->rss_peak)
+        res->rss_peak = rss;
+      if (vss > res->vss_peak)
+        res->vss_peak = vss;
       if (s.swap > res->swap_peak)
         res->swap_peak = s.swap;
     }
@@ -607,7 +608,10 @@ wait_child (struct run *r, int *wstatus, int *timed_out, lab_error_t *err)
       if (now >= next_sample)
         {
           sample (r->cg, r->pid, r->res);
-          next_sample = now + period / 1000.0;
+          /* Ramp up: 1, 2, 4 ... ms after release, then every `period`, so
+             a workload that lives a few ms is still seen after its exec. */
+          int step = r->res->n_samples < 16 ? 1 << (r->res->n_samples / 2) : period;
+          next_sample = now + (step < period ? step : period) / 1000.0;
         }
       if (deadline > 0 && now >= deadline && !*timed_out)
         {

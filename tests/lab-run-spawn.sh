@@ -30,7 +30,7 @@ done
 for k in '"date"' '"kernel"' '"cpu_model"' '"cores"' '"mem_total_bytes"' '"mode"' '"kernel.pid_max"' '"lab_revision"' '"build_flags"' '"argv"'; do
   grep -q "$k" "$OUT/meta.json" || fail "meta.json lacks $k"
 done
-for k in '"status": "ok"' '"cgroup_path"' '"workload"' '"seccomp' '"profile"'; do
+for k in '"status":"ok"' '"cgroup"' '"backend"' '"workload"' '"seccomp' '"profile"'; do
   grep -q "$k" "$OUT/points/spawn-coro-n1000-r1.json" || fail "point JSON lacks $k"
 done
 head -c 8 "$OUT/plots/spawn-wall.png" | od -c | grep -q 'P   N   G' || fail "spawn-wall.png is not a PNG"
