@@ -30,7 +30,10 @@ CFLAGS_ALL = -std=gnu11 $(OPT) -g -pthread -D_GNU_SOURCE -fno-omit-frame-pointer
 	-Wall -Wextra -Werror -Wshadow -Wformat=2 -Wno-unused-parameter -Wmissing-prototypes \
 	-Wstrict-prototypes -Wvla -Wno-format-truncation -Iharness -Iexperiments/common -Iexperiments/runtime \
 	$(SAN) $(EXTRA_CFLAGS) $(shell pkg-config --cflags $(PKGS) 2>/dev/null)
-LDLIBS_ALL = $(SAN) -pthread $(shell pkg-config --libs $(PKGS) 2>/dev/null) -lm
+# -z now: no lazy PLT binding.  The lazy resolver saves the whole XSAVE area
+# (~2.7 KiB with AVX-512) on the caller's stack, which overflows a coroutine's
+# 4 KiB stack the first time it calls into libc (experiments/runtime/coro.h).
+LDLIBS_ALL = $(SAN) -pthread $(shell pkg-config --libs $(PKGS) 2>/dev/null) -lm -Wl,-z,now
 TEST_LIBS = $(shell pkg-config --libs cmocka 2>/dev/null || echo -lcmocka)
 
 HARNESS_SRC := $(filter-out harness/main.c,$(wildcard harness/*.c))

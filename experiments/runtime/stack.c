@@ -1,0 +1,372 @@
+/*
+ * stack.c - coroutine stacks from pooled mmap arenas.
+ *
+ * A pool cuts big anonymous mappings (arenas, MAP_NORESERVE) into equal slots;
+ * nothing is mmap'd per coroutine and the kernel only backs pages a stack
+ * touches.  Stack slot layout, low to high address:
+ *
+ *     [ guard page ][ canary | ........ stack grows down ........ | struct coro ]
+ *
+ * The struct coro sits at the slot's top, so a parked coroutine with a small
+ * stack costs one page for stack and header together.  The canary is the
+ * lowest word of the usable stack; coro_check_canary() runs at every switch
+ * and aborts with a message naming the coroutine when it was overwritten.
+ * Guard page: MADV_GUARD_INSTALL (Linux 6.13+) makes it fault without a new
+ * VMA; detected at start by trying it; without it the run falls back to the
+ * canary alone.  CORO_GUARD_MPROTECT uses mprotect(PROT_NONE) instead, which
+ * splits the arena into 2 VMAs per stack and stops near 32K stacks under the
+ * default vm.max_map_count, so it is only used on request.
+ * A second pool holds bare struct coro slots for copy-stack coroutines.
+ * Freed slots go to the worker's cache (an array of pointers, no lock),
+ * spilling half to the pool's free array beyond CORO_CACHE_MAX; refills take
+ * BATCH pointers back.  Free slots are tracked by pointer arrays, never by
+ * links inside the slots, so moving them between workers does not chase
+ * cold memory.  Slots are never unmapped before coro_pools_fini.
+ */
+#include <errno.h>
+#include <pthread.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/mman.h>
+#include <unistd.h>
+
+#include "coro-internal.h"
+
+#ifdef LAB_ASAN
+#include <sanitizer/asan_interface.h>
+#endif
+
+#ifndef MADV_GUARD_INSTALL
+#define MADV_GUARD_INSTALL 102
+#endif
+
+enum { BATCH = 64 };
+
+struct arena
+{
+  struct arena *next;
+  char *base;
+  size_t nslots, carved;
+};
+
+struct coro_pool
+{
+  pthread_mutex_t mu;
+  size_t slot;    /* bytes per slot, guard included */
+  size_t guard;   /* guard bytes at the slot's low end */
+  size_t arena_slots;
+  bool stacks;
+  struct arena *arenas;
+  struct coro **free; /* free slots */
+  size_t nfree, capfree;
+};
+
+static struct coro_pool stack_pool = { .mu = PTHREAD_MUTEX_INITIALIZER };
+static struct coro_pool obj_pool = { .mu = PTHREAD_MUTEX_INITIALIZER };
+static enum coro_guard guard_mode;
+const char *coro_guard_kind = "canary";
+atomic_ulong coro_stacks_carved, coro_arena_bytes;
+
+#define HDR_SIZE ((sizeof (struct coro) + 63) & ~(size_t) 63)
+
+static struct coro *
+slot_coro (struct coro_pool *p, char *slot)
+{
+  if (!p->stacks)
+    return (struct coro *) slot;
+  return (struct coro *) (slot + p->slot - HDR_SIZE);
+}
+
+void *
+coro_stack_top (struct coro *c)
+{
+  return (void *) ((uintptr_t) c & ~(uintptr_t) 15);
+}
+
+size_t
+coro_stack_usable (void)
+{
+  return stack_pool.slot - stack_pool.guard - HDR_SIZE;
+}
+
+static bool
+guard_probe (void)
+{
+  long pg = sysconf (_SC_PAGESIZE);
+  void *p = mmap (NULL, 2 * pg, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+  if (p == MAP_FAILED)
+    return false;
+  bool ok = madvise (p, pg, MADV_GUARD_INSTALL) == 0;
+  munmap (p, 2 * pg);
+  return ok;
+}
+
+int
+coro_pools_init (size_t stack_size, enum coro_guard guard, char *errbuf, size_t len)
+{
+  size_t pg = (size_t) sysconf (_SC_PAGESIZE);
+  size_t sz = (stack_size + pg - 1) & ~(pg - 1);
+  if (sz < pg || sz - HDR_SIZE < 1024)
+    {
+      snprintf (errbuf, len, "stack size %zu too small (at least one page)", stack_size);
+      errno = EINVAL;
+      return -1;
+    }
+  guard_mode = guard;
+  if (guard == CORO_GUARD_AUTO)
+    guard_mode = guard_probe () ? CORO_GUARD_AUTO : CORO_GUARD_NONE;
+  coro_guard_kind = guard_mode == CORO_GUARD_AUTO ? "madv_guard"
+                    : guard_mode == CORO_GUARD_MPROTECT ? "mprotect" : "canary";
+  stack_pool.stacks = true;
+  stack_pool.guard = guard_mode == CORO_GUARD_NONE ? 0 : pg;
+  stack_pool.slot = sz + stack_pool.guard;
+  stack_pool.arena_slots = (64u << 20) / stack_pool.slot;
+  if (stack_pool.arena_slots < 16)
+    stack_pool.arena_slots = 16;
+  obj_pool.stacks = false;
+  obj_pool.guard = 0;
+  obj_pool.slot = HDR_SIZE;
+  obj_pool.arena_slots = (16u << 20) / HDR_SIZE;
+  return 0;
+}
+
+static void
+pool_fini (struct coro_pool *p)
+{
+  struct arena *a = p->arenas;
+  while (a)
+    {
+      struct arena *next = a->next;
+      munmap (a->base, a->nslots * p->slot);
+      free (a);
+      a = next;
+    }
+  p->arenas = NULL;
+  free (p->free);
+  p->free = NULL;
+  p->nfree = p->capfree = 0;
+}
+
+void
+coro_pools_fini (void)
+{
+  pool_fini (&stack_pool);
+  pool_fini (&obj_pool);
+  atomic_store (&coro_stacks_carved, 0);
+  atomic_store (&coro_arena_bytes, 0);
+}
+
+/* Called with p->mu held: a fresh slot, or NULL when mmap fails. */
+static char *
+carve_locked (struct coro_pool *p)
+{
+  struct arena *a = p->arenas;
+  if (!a || a->carved == a->nslots)
+    {
+      a = calloc (1, sizeof *a);
+      if (!a)
+        return NULL;
+      a->nslots = p->arena_slots;
+      a->base = mmap (NULL, a->nslots * p->slot, PROT_READ | PROT_WRITE,
+                      MAP_PRIVATE | MAP_ANONYMOUS | MAP_NORESERVE | (p->stacks ? MAP_STACK : 0),
+                      -1, 0);
+      if (a->base == MAP_FAILED)
+        {
+          free (a);
+          return NULL;
+        }
+      a->next = p->arenas;
+      p->arenas = a;
+      atomic_fetch_add (&coro_arena_bytes, a->nslots * p->slot);
+    }
+  return a->base + a->carved++ * p->slot;
+}
+
+/* Readies a newly carved stack slot: guard page, canary, valgrind. */
+static int
+slot_setup (struct coro_pool *p, char *slot)
+{
+  if (p->stacks && guard_mode == CORO_GUARD_AUTO)
+    {
+      if (madvise (slot, p->guard, MADV_GUARD_INSTALL) < 0)
+        return -1;
+    }
+  else if (p->stacks && guard_mode == CORO_GUARD_MPROTECT)
+    {
+      if (mprotect (slot, p->guard, PROT_NONE) < 0)
+        return -1;
+    }
+  struct coro *c = slot_coro (p, slot);
+  memset (c, 0, sizeof *c);
+  if (p->stacks)
+    {
+      c->canary = (uint64_t *) (slot + p->guard);
+      *c->canary = CORO_CANARY;
+      coro_valgrind_register (slot + p->guard, coro_stack_top (c));
+      atomic_fetch_add (&coro_stacks_carved, 1);
+    }
+  return 0;
+}
+
+/* Moves up to BATCH slots into cache (empty): from the free array, else new. */
+static int
+refill (struct coro_pool *p, struct coro_cache *cache)
+{
+  char *fresh[BATCH];
+  int nfresh = 0;
+  pthread_mutex_lock (&p->mu);
+  size_t take = p->nfree < BATCH ? p->nfree : BATCH;
+  p->nfree -= take;
+  memcpy (cache->slot, p->free + p->nfree, take * sizeof *cache->slot);
+  cache->n = (long) take;
+  if (!take)
+    while (nfresh < BATCH && (fresh[nfresh] = carve_locked (p)))
+      nfresh++;
+  pthread_mutex_unlock (&p->mu);
+  for (int i = 0; i < nfresh; i++)
+    {
+      if (slot_setup (p, fresh[i]) < 0)
+        break; /* the rest stay carved but unused */
+      cache->slot[cache->n++] = slot_coro (p, fresh[i]);
+    }
+  if (!cache->n)
+    {
+      errno = ENOMEM;
+      return -1;
+    }
+  return 0;
+}
+
+/* Gives cache->slot[from..n) back to the pool. */
+static void
+spill (struct coro_pool *p, struct coro_cache *cache, long from)
+{
+  size_t n = (size_t) (cache->n - from);
+  pthread_mutex_lock (&p->mu);
+  if (p->nfree + n > p->capfree)
+    {
+      size_t cap = p->capfree ? p->capfree * 2 : 4096;
+      while (cap < p->nfree + n)
+        cap *= 2;
+      struct coro **f = realloc (p->free, cap * sizeof *f);
+      if (!f)
+        {
+          pthread_mutex_unlock (&p->mu);
+          return; /* keep them in the cache; it may exceed its soft limit */
+        }
+      p->free = f;
+      p->capfree = cap;
+    }
+  memcpy (p->free + p->nfree, cache->slot + from, n * sizeof *cache->slot);
+  p->nfree += n;
+  cache->n = from;
+  pthread_mutex_unlock (&p->mu);
+}
+
+struct coro *
+coro_alloc (struct coro_cache *cache, bool copystack)
+{
+  struct coro_pool *p = copystack ? &obj_pool : &stack_pool;
+  struct coro *c;
+  if (!cache)
+    {
+      /* a thread outside the runtime: straight from the pool */
+      pthread_mutex_lock (&p->mu);
+      c = p->nfree ? p->free[--p->nfree] : NULL;
+      char *slot = c ? NULL : carve_locked (p);
+      pthread_mutex_unlock (&p->mu);
+      if (!c && (!slot || slot_setup (p, slot) < 0))
+        {
+          errno = ENOMEM;
+          return NULL;
+        }
+      if (!c)
+        c = slot_coro (p, slot);
+    }
+  else
+    {
+      if (!cache->n && refill (p, cache) < 0)
+        return NULL;
+      c = cache->slot[--cache->n];
+    }
+  /* field by field: a memset here compiles to `rep stos`, slow to start */
+  c->ctx.sp = NULL;
+  c->w = c->home = NULL;
+  c->next = NULL;
+  c->reason = NULL;
+  c->xfer = c->saved = NULL;
+  c->saved_len = 0;
+  c->state = CORO_FREE;
+  c->flags = c->xfer_ok = 0;
+  c->io_res = 0;
+#ifdef LAB_ASAN
+  /* frames of the last user of this stack (an exited coroutine never returns
+     through them) or of an earlier mapping at this address stay poisoned */
+  if (!copystack)
+    ASAN_UNPOISON_MEMORY_REGION (c->canary, (size_t) ((char *) coro_stack_top (c) - (char *) c->canary));
+#endif
+  return c;
+}
+
+void
+coro_cache_flush (struct coro_cache *cache, bool copystack)
+{
+  spill (copystack ? &obj_pool : &stack_pool, cache, 0);
+}
+
+void
+coro_free (struct coro_cache *cache, struct coro *c)
+{
+  bool copystack = c->flags & CF_COPYSTACK;
+  struct coro_pool *p = copystack ? &obj_pool : &stack_pool;
+  c->state = CORO_FREE;
+  if (!cache)
+    {
+      struct coro_cache one;
+      one.n = 1;
+      one.slot[0] = c;
+      spill (p, &one, 0);
+      return;
+    }
+  if (cache->n == CORO_CACHE_MAX)
+    spill (p, cache, CORO_CACHE_MAX / 2);
+  if (cache->n < CORO_CACHE_MAX)
+    cache->slot[cache->n++] = c;
+  else
+    {
+      struct coro_cache one; /* the pool could not grow: hand it back alone */
+      one.n = 1;
+      one.slot[0] = c;
+      spill (p, &one, 0);
+    }
+}
+
+void
+coro_canary_dead (struct coro *c)
+{
+  char msg[200];
+  int n = snprintf (msg, sizeof msg,
+                    "coro: stack overflow in coroutine %u (%p): canary at %p overwritten; "
+                    "raise the stack size\n", c->id, (void *) c, (void *) c->canary);
+  if (write (2, msg, (size_t) n) < 0)
+    abort ();
+  abort ();
+}
+
+static void
+walk_pool (struct coro_pool *p, void (*fn) (struct coro *c, void *arg), void *arg)
+{
+  pthread_mutex_lock (&p->mu);
+  for (struct arena *a = p->arenas; a; a = a->next)
+    for (size_t i = 0; i < a->carved; i++)
+      fn (slot_coro (p, a->base + i * p->slot), arg);
+  pthread_mutex_unlock (&p->mu);
+}
+
+void
+coro_pools_walk (void (*fn) (struct coro *c, void *arg), void *arg)
+{
+  walk_pool (&stack_pool, fn, arg);
+  walk_pool (&obj_pool, fn, arg);
+}

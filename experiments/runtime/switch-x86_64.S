@@ -1,0 +1,94 @@
+/*
+ * switch-x86_64.S - the coroutine context switch.
+ *
+ * C prototype (coro-internal.h):
+ *     void coro_switch (struct coro_ctx *from, struct coro_ctx *to);
+ *     rdi = from, rsi = to;  struct coro_ctx { void *sp; }  (sp at offset 0)
+ * Saves the running context into *from and resumes the one saved in *to.
+ *
+ * ABI reference: System V AMD64 ABI, section 3.2.1 "Registers and the Stack
+ * Frame" and figure 3.4: rbx, rbp, r12-r15 and rsp are callee-saved; the
+ * control bits of MXCSR and the x87 control word are callee-saved too
+ * (section 3.2.3 / "The x87 FPU control word and MXCSR control bits");
+ * everything else is caller-saved, so the compiler already spilled it around
+ * this call.  The direction flag is clear on entry and exit by the ABI.
+ *
+ * Signal-stack pitfall (libco issue #90): a switch that points rsp at a heap
+ * save area and pushes registers there lets a signal delivered in that window
+ * write its frame (about 1-3 KiB with AVX-512 state) over the heap.  Here rsp
+ * always points into a real stack: registers are pushed onto the CURRENT stack
+ * and only then is rsp stored; after loading the new rsp, everything popped
+ * lies above rsp.  A signal at any instruction lands below rsp on a stack.
+ * Coroutine stacks may still be small (4 KiB in the memory experiment), so the
+ * runtime's own handlers run on a sigaltstack (SA_ONSTACK); a program that
+ * installs handlers without SA_ONSTACK needs stacks of 16 KiB or more.
+ *
+ * Saved frame, at the parked coroutine's sp (struct coro_frame; the
+ * _Static_asserts in coro-internal.h tie these offsets to the struct):
+ *
+ *     offset  size  content
+ *      0       4    MXCSR                     CORO_FRAME_MXCSR
+ *      4       2    x87 control word          CORO_FRAME_FPUCW
+ *      6       2    (padding)
+ *      8       8    r15                       CORO_FRAME_R15
+ *     16       8    r14
+ *     24       8    r13
+ *     32       8    r12                       CORO_FRAME_R12
+ *     40       8    rbx
+ *     48       8    rbp                       CORO_FRAME_RBP
+ *     56       8    return address            CORO_FRAME_RET
+ *     64            (caller's frame)          CORO_FRAME_SIZE
+ *
+ * A new coroutine gets a forged frame with ret = coro_trampoline, r12 = its
+ * struct coro, rbp = 0 (ends backtraces), and the spawning thread's MXCSR and
+ * x87 control word.
+ */
+#if !defined(__x86_64__)
+#error "switch-x86_64.S: this context switch is for x86-64 only"
+#endif
+
+	.text
+	.globl	coro_switch
+	.type	coro_switch, @function
+	.p2align 4
+coro_switch:
+	.cfi_startproc
+	pushq	%rbp			/* frame+48: callee-saved rbp            */
+	pushq	%rbx			/* frame+40: rbx                         */
+	pushq	%r12			/* frame+32: r12                         */
+	pushq	%r13			/* frame+24: r13                         */
+	pushq	%r14			/* frame+16: r14                         */
+	pushq	%r15			/* frame+8:  r15                         */
+	subq	$8, %rsp		/* frame+0: room for MXCSR + x87 CW      */
+	stmxcsr	(%rsp)			/* save MXCSR at frame+0                 */
+	fnstcw	4(%rsp)			/* save x87 control word at frame+4      */
+	movq	%rsp, (%rdi)		/* from->sp = rsp (stack now complete)   */
+	movq	(%rsi), %rsp		/* rsp = to->sp: now on the target stack */
+	ldmxcsr	(%rsp)			/* restore target's MXCSR                */
+	fldcw	4(%rsp)			/* restore target's x87 control word     */
+	addq	$8, %rsp		/* drop the MXCSR/CW slot                */
+	popq	%r15			/* restore r15                           */
+	popq	%r14			/* restore r14                           */
+	popq	%r13			/* restore r13                           */
+	popq	%r12			/* restore r12                           */
+	popq	%rbx			/* restore rbx                           */
+	popq	%rbp			/* restore rbp                           */
+	ret				/* resume target at its saved rip       */
+	.cfi_endproc
+	.size	coro_switch, .-coro_switch
+
+/* First code a new coroutine runs, reached by coro_switch's ret with
+   rsp 16-byte aligned; r12 = struct coro *.  coro_main never returns. */
+	.globl	coro_trampoline
+	.type	coro_trampoline, @function
+	.p2align 4
+coro_trampoline:
+	.cfi_startproc
+	.cfi_undefined rip		/* outermost frame for debuggers         */
+	movq	%r12, %rdi		/* argument: the coroutine               */
+	call	coro_main		/* runs fn, then switches away for good  */
+	ud2				/* not reached                           */
+	.cfi_endproc
+	.size	coro_trampoline, .-coro_trampoline
+
+	.section .note.GNU-stack,"",@progbits

@@ -1,0 +1,249 @@
+/* Description: coroutine stacks (stack.c): the canary at the low end catches
+ * an overflow at the next switch (the child aborts naming the coroutine); a
+ * MADV_GUARD_INSTALL or mprotect guard page turns a write below the stack into
+ * SIGSEGV; freed stacks are reused instead of carving new ones; the stack
+ * size is configurable (rounded up to pages). Overflows run in forked children. */
+#include <setjmp.h>
+#include <signal.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+#include <cmocka.h>
+
+#include "coro-internal.h"
+
+static struct coro_wg wg = CORO_WG_INIT;
+
+static void
+start (int workers, size_t stack, enum coro_guard guard)
+{
+  char err[200];
+  struct coro_config cfg = { .workers = workers, .stack_size = stack, .guard = guard };
+  if (coro_runtime_start (&cfg, err, sizeof err) < 0)
+    fail_msg ("runtime start: %s", err);
+}
+
+static void __attribute__ ((noinline))
+smash (void *arg)
+{
+  /* a frame as large as the whole 16 KiB stack: every word written, so the
+     canary at the low end is overwritten (the neighbour slot's top too) */
+  volatile uint64_t big[16 * 1024 / 8];
+  for (size_t i = 0; i < sizeof big / 8; i++)
+    big[i] = i;
+  coro_yield ();
+  coro_wg_done (&wg);
+}
+
+static void
+below_stack (void *arg)
+{
+  volatile char *p = (volatile char *) coro_self ()->canary - 64;
+  *p = 1; /* inside the guard page */
+  coro_wg_done (&wg);
+}
+
+static void (*child_fn) (void *);
+
+/* Spawned from a coroutine, fn gets a slot from a worker's batch: a
+   neighbour slot (not the arena's edge) lies below it. */
+static void
+launcher (void *arg)
+{
+  coro_spawn (child_fn, NULL);
+}
+
+/* Runs fn in a child with the given guard; returns its wait status, and its
+   stderr in buf. */
+static int
+in_child (void (*fn) (void *), enum coro_guard guard, char *buf, size_t len)
+{
+  int pfd[2];
+  assert_int_equal (pipe (pfd), 0);
+  pid_t pid = fork ();
+  assert_true (pid >= 0);
+  if (pid == 0)
+    {
+      /* cmocka catches SIGSEGV/SIGABRT to report failures: let them kill us */
+      signal (SIGSEGV, SIG_DFL);
+      signal (SIGABRT, SIG_DFL);
+      signal (SIGBUS, SIG_DFL);
+      dup2 (pfd[1], 2);
+      close (pfd[0]);
+      start (1, 16 * 1024, guard);
+      coro_wg_add (&wg, 1);
+      child_fn = fn;
+      coro_spawn (launcher, NULL);
+      coro_wg_wait (&wg);
+      coro_runtime_stop ();
+      _exit (0);
+    }
+  close (pfd[1]);
+  size_t n = 0;
+  ssize_t r;
+  while (n + 1 < len && (r = read (pfd[0], buf + n, len - 1 - n)) > 0)
+    n += (size_t) r;
+  buf[n] = 0;
+  close (pfd[0]);
+  int st;
+  assert_int_equal (waitpid (pid, &st, 0), pid);
+  return st;
+}
+
+static void
+test_canary_detects_overflow (void **state)
+{
+  char out[1024];
+  int st = in_child (smash, CORO_GUARD_NONE, out, sizeof out);
+  print_message ("child stderr: %s", out);
+  assert_true (WIFSIGNALED (st));
+  assert_int_equal (WTERMSIG (st), SIGABRT);
+  assert_non_null (strstr (out, "stack overflow in coroutine"));
+}
+
+static bool
+madv_guard_works (void)
+{
+  start (1, 16 * 1024, CORO_GUARD_AUTO);
+  bool ok = strcmp (coro_guard_name (), "madv_guard") == 0;
+  coro_runtime_stop ();
+  return ok;
+}
+
+static void
+test_guard_page_madvise (void **state)
+{
+  if (!madv_guard_works ())
+    skip (); /* kernel without MADV_GUARD_INSTALL: canary only */
+  char out[256];
+  int st = in_child (below_stack, CORO_GUARD_AUTO, out, sizeof out);
+  assert_true (WIFSIGNALED (st));
+  assert_int_equal (WTERMSIG (st), SIGSEGV);
+}
+
+static void
+test_guard_page_mprotect (void **state)
+{
+  char out[256];
+  int st = in_child (below_stack, CORO_GUARD_MPROTECT, out, sizeof out);
+  assert_true (WIFSIGNALED (st));
+  assert_int_equal (WTERMSIG (st), SIGSEGV);
+}
+
+static void
+test_no_guard_no_fault (void **state)
+{
+  /* control: without a guard the same write lands in the neighbour slot */
+  char out[256];
+  int st = in_child (below_stack, CORO_GUARD_NONE, out, sizeof out);
+  assert_true (WIFEXITED (st));
+}
+
+static void
+nothing (void *arg)
+{
+  coro_wg_done (&wg);
+}
+
+static void
+test_stacks_reused (void **state)
+{
+  start (1, 32 * 1024, CORO_GUARD_AUTO);
+  for (int round = 0; round < 100; round++)
+    {
+      coro_wg_add (&wg, 100);
+      for (int i = 0; i < 100; i++)
+        assert_int_equal (coro_spawn (nothing, NULL), 0);
+      coro_wg_wait (&wg);
+    }
+  struct coro_stats st;
+  coro_stats (&st);
+  print_message ("10000 coroutines, %lu stacks carved\n", (unsigned long) st.stacks_carved);
+  assert_true (st.stacks_carved < 1000); /* 10000 without reuse */
+  assert_true (st.arena_bytes >= 32 * 1024);
+  coro_runtime_stop ();
+}
+
+static size_t usable_seen;
+
+static void
+measure (void *arg)
+{
+  usable_seen = (size_t) ((char *) coro_stack_top (coro_self ()) - (char *) coro_self ()->canary);
+  coro_wg_done (&wg);
+}
+
+static void
+test_stack_size_configurable (void **state)
+{
+  size_t sizes[] = { 4096, 16 * 1024, 256 * 1024 };
+  for (size_t i = 0; i < 3; i++)
+    {
+      start (1, sizes[i], CORO_GUARD_AUTO);
+      coro_wg_add (&wg, 1);
+      coro_spawn (measure, NULL);
+      coro_wg_wait (&wg);
+      coro_runtime_stop ();
+      assert_true (usable_seen < sizes[i]);
+      assert_true (usable_seen >= sizes[i] - 256);
+    }
+  /* sizes round up to whole pages */
+  start (1, 512, CORO_GUARD_AUTO);
+  coro_wg_add (&wg, 1);
+  coro_spawn (measure, NULL);
+  coro_wg_wait (&wg);
+  coro_runtime_stop ();
+  assert_true (usable_seen >= 4096 - 256 && usable_seen < 4096);
+}
+
+static struct coro_wg gate4k = CORO_WG_INIT;
+
+static void
+tiny (void *arg)
+{
+  coro_wg_wait (&gate4k);
+  coro_wg_done (&wg);
+}
+
+/* The memory experiment's shape: one-page stacks (struct coro included), many
+   parked, then all released and freed (spilling slots back to the pool from a
+   coroutine's stack). Crashed before the link used -z now. */
+static void
+test_one_page_stacks (void **state)
+{
+#ifdef __SANITIZE_ADDRESS__
+  start (2, 16384, CORO_GUARD_AUTO); /* ASan's frames and interceptors need more */
+#else
+  start (2, 4096, CORO_GUARD_AUTO);
+#endif
+  coro_wg_add (&gate4k, 1);
+  coro_wg_add (&wg, 5000);
+  for (int i = 0; i < 5000; i++)
+    assert_int_equal (coro_spawn (tiny, NULL), 0);
+  while (coro_wg_nwaiters (&gate4k) < 5000)
+    usleep (1000);
+  coro_wg_done (&gate4k);
+  coro_wg_wait (&wg);
+  coro_runtime_stop ();
+}
+
+int
+main (void)
+{
+  const struct CMUnitTest tests[] = {
+    cmocka_unit_test (test_canary_detects_overflow),
+    cmocka_unit_test (test_guard_page_madvise),
+    cmocka_unit_test (test_guard_page_mprotect),
+    cmocka_unit_test (test_no_guard_no_fault),
+    cmocka_unit_test (test_stacks_reused),
+    cmocka_unit_test (test_stack_size_configurable),
+    cmocka_unit_test (test_one_page_stacks),
+  };
+  return cmocka_run_group_tests (tests, NULL, NULL);
+}
