@@ -20,6 +20,7 @@
 #include <string.h>
 #include <sys/wait.h>
 
+#include "catalog.h"
 #include "results.h"
 #include "utils.h"
 
@@ -282,8 +283,11 @@ plot_one (const char *dir, const char *exp, const char *xrange, const char *name
     return lab_error (err, errno, "writing `%s`", gp);
   fprintf (f, "# %s: re-run with `gnuplot %s-%s.gp` inside plots/\n", title, exp, name);
   fprintf (f, "set terminal pngcairo size 900,560 font 'sans,10'\nset output '%s-%s.png'\n", exp, name);
-  fprintf (f, "set title \"%s\"\nset xlabel 'n'\nset ylabel \"%s\"\nset logscale x\n%s\n", title, ylabel,
-           logy ? "set logscale y" : "set yrange [0:*]");
+  {
+    const struct lab_experiment *e = lab_experiment_find (exp);
+    fprintf (f, "set title \"%s: %s\"\nset xlabel 'n (%s)'\nset ylabel \"%s\"\nset logscale x\n%s\n", exp, title,
+             e ? e->n_means : "n", ylabel, logy ? "set logscale y" : "set yrange [0:*]");
+  }
   fprintf (f, "%s\n", xrange);
   fprintf (f, "set grid\nset key top left\nset format x '10^{%%L}'\nset datafile missing 'NaN'\n");
   fprintf (f, "plot ");
