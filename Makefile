@@ -99,7 +99,7 @@ deps:
 
 run: deps
 	@$(MAKE) --no-print-directory all
-	./lab run spawn --scale quick
+	./lab run spawn switch memory seccomp --scale quick
 
 test: deps
 	@$(MAKE) --no-print-directory all

@@ -69,8 +69,34 @@ mount_cgroup_view (int v2)
   mount (NULL, "/sys/fs/cgroup", NULL, MS_REMOUNT | MS_RDONLY | MS_NOSUID | MS_NODEV | MS_NOEXEC, NULL);
 }
 
+/* Since Linux 6.14 kernel.pid_max is per pid namespace and a new one starts
+   at the maximum (4194304), though pids are still allocated in every
+   ancestor namespace: the host's smaller pid_max is what stops threads.  So
+   that the workload reads the limit that binds it, a namespaced pid_max is set
+   to the host's.  Where pid_max is not namespaced the value read equals the
+   host's and nothing is written, so the host setting is never touched. */
+static void
+inherit_pid_max (long host_pid_max)
+{
+  long v = -1;
+  FILE *f = fopen ("/proc/sys/kernel/pid_max", "re");
+
+  if (f == NULL)
+    return;
+  if (fscanf (f, "%ld", &v) != 1)
+    v = -1;
+  fclose (f);
+  if (v <= host_pid_max)
+    return;
+  f = fopen ("/proc/sys/kernel/pid_max", "we");
+  if (f == NULL)
+    return;
+  fprintf (f, "%ld\n", host_pid_max);
+  fclose (f);
+}
+
 static int
-setup_mounts (int flags, lab_error_t *err)
+setup_mounts (int flags, long host_pid_max, lab_error_t *err)
 {
   int v2 = access ("/sys/fs/cgroup/cgroup.controllers", F_OK) == 0;
 
@@ -81,6 +107,8 @@ setup_mounts (int flags, lab_error_t *err)
   if ((flags & CLONE_NEWPID)
       && mount ("proc", "/proc", "proc", MS_NOSUID | MS_NODEV | MS_NOEXEC, NULL) < 0)
     return lab_error (err, errno, "mounting /proc");
+  if ((flags & CLONE_NEWPID) && host_pid_max > 0)
+    inherit_pid_max (host_pid_max);
   /* A sysfs mounted in the new net namespace shows only its interfaces
      (/sys/class/net); it also hides the host's cgroup mounts. */
   if ((flags & CLONE_NEWNET)
@@ -117,7 +145,7 @@ lab_ns_setup_child (const struct lab_ns_config *c, lab_error_t *err)
 {
   if ((c->clone_flags & CLONE_NEWCGROUP) && unshare (CLONE_NEWCGROUP) < 0)
     return lab_error (err, errno, "unsharing the cgroup namespace");
-  if (setup_mounts (c->clone_flags, err) < 0)
+  if (setup_mounts (c->clone_flags, c->host_pid_max, err) < 0)
     return -1;
   if ((c->clone_flags & CLONE_NEWNET) && lab_ns_loopback_up (err) < 0)
     return -1;

@@ -14,6 +14,7 @@ struct lab_ns_config
   const struct lab_rlimit *rlimits;
   int n_rlimits;
   int stdout_fd, stderr_fd;     /* -1 = inherit */
+  long host_pid_max;            /* the harness's kernel.pid_max, for a namespaced pid_max */
 };
 
 /* In the child, after it is in its cgroup: cgroup namespace (unshared here, so

@@ -415,6 +415,20 @@ classify (int wstatus, int timed_out, struct lab_sandbox_result *res)
 
 /* ---- the lifecycle ---------------------------------------------------------- */
 
+static long
+read_pid_max (void)
+{
+  long v = -1;
+  FILE *f = fopen ("/proc/sys/kernel/pid_max", "re");
+  if (f)
+    {
+      if (fscanf (f, "%ld", &v) != 1)
+        v = -1;
+      fclose (f);
+    }
+  return v;
+}
+
 static char *const default_env[] = { (char *) "PATH=/usr/local/sbin:/usr/local/bin:/usr/sbin:/usr/bin:/sbin:/bin",
                                      (char *) "HOME=/", (char *) "LANG=C", NULL };
 
@@ -520,7 +534,8 @@ start_child (struct run *r, lab_error_t *err)
     .spec = spec,
     .ns = { .clone_flags = p->clone_flags, .hostname = p->hostname ? p->hostname : "lab",
             .rlimits = r->rlimits, .n_rlimits = p->n_rlimits,
-            .stdout_fd = spec->stdout_fd, .stderr_fd = spec->stderr_fd },
+            .stdout_fd = spec->stdout_fd, .stderr_fd = spec->stderr_fd,
+            .host_pid_max = read_pid_max () },
     .filter = r->filter, .notify = spec->seccomp_log,
     .envp = spec->envp ? spec->envp : default_env,
   };
