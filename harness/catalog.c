@@ -23,16 +23,18 @@ static const long seccomp_scale[] = { 1, 0 };
 
 const struct lab_experiment lab_experiments[] = {
   { "spawn", "N tasks that each sleep 1 ms and end: spawn time, total wall time, memory per task",
-    "C1, C3", spawn_variants, NULL, spawn_quick, spawn_full, "containers/default.json", "tasks", 600 },
+    "C1, C3", spawn_variants, NULL, spawn_quick, spawn_full, "containers/default.json", "tasks", 600, LAB_PLOT_WALL | LAB_PLOT_MEM },
   { "switch", "two tasks ping-pong: time per switch (coroutine switch, futex handoff, swapcontext)",
-    "C3", switch_variants, NULL, switch_quick, switch_full, "containers/default.json", "round trips", 600 },
+    "C3", switch_variants, NULL, switch_quick, switch_full, "containers/default.json", "round trips", 600,
+    LAB_PLOT_WALL | LAB_PLOT_NS_PER_OP },
   { "memory", "N tasks parked alive: RSS, VSS, swap and cgroup memory (with kernel part) per task",
-    "C2", memory_variants, NULL, memory_quick, memory_full, "containers/default.json", "tasks", 600 },
+    "C2", memory_variants, NULL, memory_quick, memory_full, "containers/default.json", "tasks", 600,
+    LAB_PLOT_MEM_PER_TASK },
   { "seccomp", "does a seccomp profile that denies openat also stop io_uring's openat? "
                "IORING_REGISTER_RESTRICTIONS does",
     "C12", seccomp_variants, seccomp_profiles, seccomp_scale, seccomp_scale, "containers/deny-openat.json",
-    "attempts", 60 },
-  { NULL, NULL, NULL, NULL, NULL, NULL, NULL, NULL, NULL, 0 },
+    "attempts", 60, 0 },
+  { NULL, NULL, NULL, NULL, NULL, NULL, NULL, NULL, NULL, 0, 0 },
 };
 
 const struct lab_experiment *

@@ -21,6 +21,18 @@ struct lab_experiment
   const char *profile;              /* default sandbox profile, relative to the root */
   const char *n_means;              /* what n counts: "tasks", "round trips", ... */
   double timeout_s;                 /* per point */
+  unsigned plots;                   /* LAB_PLOT_* */
+};
+
+/* Which plots an experiment gets (plot.c).  Memory per task only where every
+   task is alive at once (memory); spawn's tasks come and go, so its memory is
+   plotted as the peak itself. */
+enum
+{
+  LAB_PLOT_WALL = 1,
+  LAB_PLOT_MEM = 2,          /* peak memory vs n */
+  LAB_PLOT_MEM_PER_TASK = 4, /* peak memory / n vs n */
+  LAB_PLOT_NS_PER_OP = 8,
 };
 
 extern const struct lab_experiment lab_experiments[];

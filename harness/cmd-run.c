@@ -14,6 +14,7 @@
 #include <getopt.h>
 #include <json-c/json.h>
 #include <limits.h>
+#include <math.h>
 #include <stdio.h>
 #include <string.h>
 #include <sys/stat.h>
@@ -28,6 +29,7 @@
 #include "profile.h"
 #include "results.h"
 #include "sandbox.h"
+#include "seccomp-profile.h"
 #include "utils.h"
 
 #define MAX_EXPS 16
@@ -68,10 +70,12 @@ usage (FILE *f)
            "data); 1 on harness errors; 2 on bad use.  `lab list` shows experiments and variants.\n");
 }
 
+/* Splits a comma list (a copy: argv stays as the user typed it, for ps and meta.json). */
 static int
-parse_list (char *s, const char **out, int max, const char *what, lab_error_t *err)
+parse_list (const char *arg, const char **out, int max, const char *what, lab_error_t *err)
 {
   int n = 0;
+  char *s = strdup (arg);
   for (char *save = NULL, *tok = strtok_r (s, ",", &save); tok; tok = strtok_r (NULL, ",", &save))
     {
       if (n == max)
@@ -84,7 +88,7 @@ parse_list (char *s, const char **out, int max, const char *what, lab_error_t *e
 }
 
 static int
-parse_scale (struct run_opts *o, char *s, lab_error_t *err)
+parse_scale (struct run_opts *o, const char *s, lab_error_t *err)
 {
   const char *items[MAX_SCALE];
   int n;
@@ -100,12 +104,20 @@ parse_scale (struct run_opts *o, char *s, lab_error_t *err)
     return -1;
   for (int i = 0; i < n; i++)
     {
-      if (lab_parse_count (items[i], "--scale", &o->ns[i], err) < 0)
-        return lab_error_prepend (err, "expected quick, full or task counts such as 1000,1M");
-      if (o->ns[i] < 1 || o->ns[i] > LAB_MAX_SCALE)
+      long v;
+      int dup = 0;
+      if (strspn (items[i], "0123456789.kKmM") != strlen (items[i]))
+        return lab_usage_error (err, "--scale: bad number `%s` (expected quick, full or task counts such as 1000,1M)",
+                                items[i]);
+      if (lab_parse_count (items[i], "--scale", &v, err) < 0)
+        return -1;
+      if (v < 1 || v > LAB_MAX_SCALE)
         return lab_usage_error (err, "--scale: impossible scale `%s` (n must be 1..%ld)", items[i], LAB_MAX_SCALE);
+      for (int j = 0; j < o->n_ns; j++)
+        dup |= o->ns[j] == v;
+      if (!dup)
+        o->ns[o->n_ns++] = v;
     }
-  o->n_ns = n;
   return 0;
 }
 
@@ -147,7 +159,7 @@ parse_args (int argc, char **argv, struct run_opts *o, lab_error_t *err)
       case 'p': o->profile = optarg; break;
       case 't':
         o->timeout_s = strtod (optarg, &end);
-        if (*end || end == optarg || o->timeout_s <= 0 || o->timeout_s > 86400)
+        if (*end || end == optarg || !(o->timeout_s > 0 && o->timeout_s <= 86400))
           return lab_usage_error (err, "--timeout: bad number of seconds `%s`", optarg);
         break;
       case 'R': return lab_usage_error (err, "--resume DIR must be used alone");
@@ -158,16 +170,22 @@ parse_args (int argc, char **argv, struct run_opts *o, lab_error_t *err)
     {
       if (strcmp (argv[i], "all") == 0)
         {
+          o->n_exps = 0;
           for (const struct lab_experiment *e = lab_experiments; e->name && o->n_exps < MAX_EXPS; e++)
             o->exps[o->n_exps++] = e;
-          continue;
+          break;
         }
+      const struct lab_experiment *e = lab_experiment_find (argv[i]);
+      int dup = 0;
+      if (e == NULL)
+        return lab_usage_error (err, "unknown experiment `%s` (see `lab list`)", argv[i]);
+      for (int j = 0; j < o->n_exps; j++)
+        dup |= o->exps[j] == e;
+      if (dup)
+        continue;
       if (o->n_exps == MAX_EXPS)
         return lab_usage_error (err, "too many experiments");
-      o->exps[o->n_exps] = lab_experiment_find (argv[i]);
-      if (o->exps[o->n_exps] == NULL)
-        return lab_usage_error (err, "unknown experiment `%s` (see `lab list`)", argv[i]);
-      o->n_exps++;
+      o->exps[o->n_exps++] = e;
     }
   if (o->n_exps == 0)
     return lab_usage_error (err, "no experiment named (see `lab list`)");
@@ -177,8 +195,14 @@ parse_args (int argc, char **argv, struct run_opts *o, lab_error_t *err)
       for (int e = 0; e < o->n_exps; e++)
         found |= lab_experiment_variant (o->exps[e], o->variants[v]) >= 0;
       if (!found)
-        return lab_usage_error (err, "--variants: no experiment named has variant `%s` (see `lab list`)",
-                                o->variants[v]);
+        {
+          char known[512] = "";
+          for (int e = 0; e < o->n_exps; e++)
+            for (int k = 0; o->exps[e]->variants[k]; k++)
+              snprintf (known + strlen (known), sizeof (known) - strlen (known), "%s%s", known[0] ? ", " : "",
+                        o->exps[e]->variants[k]);
+          return lab_usage_error (err, "--variants: unknown variant `%s` (known: %s)", o->variants[v], known);
+        }
     }
   return 0;
 }
@@ -334,10 +358,39 @@ update_latest (const struct run_opts *o)
     unlink (tmp);
 }
 
-static int
-run_points (struct run_opts *o, struct json_object *points, int *n_run, int *n_reused, lab_error_t *err)
+/* The sandbox profile of variant v of experiment x. */
+static const char *
+profile_path (const struct run_opts *o, const struct lab_experiment *x, int v)
 {
-  struct profile_cache pc = { 0 };
+  return o->profile ? o->profile : (x->profiles && x->profiles[v]) ? x->profiles[v] : x->profile;
+}
+
+/* Loads every profile (and compiles its seccomp filter) the run will use, so
+   bad input is reported before anything is created or run. */
+static int
+check_profiles (const struct run_opts *o, struct profile_cache *pc, lab_error_t *err)
+{
+  for (int e = 0; e < o->n_exps; e++)
+    for (int v = 0; o->exps[e]->variants[v]; v++)
+      {
+        const struct lab_profile *p;
+        scmp_filter_ctx ctx = NULL;
+        if (!want_variant (o, o->exps[e]->variants[v]))
+          continue;
+        if ((p = get_profile (pc, profile_path (o, o->exps[e], v), err)) == NULL)
+          return -1;
+        if (p->seccomp_path && lab_seccomp_load (p->seccomp_path, 0, &ctx, err) < 0)
+          return lab_error_prepend (err, "profile `%s`: seccomp profile `%s`", p->path, p->seccomp_path);
+        if (ctx)
+          seccomp_release (ctx);
+      }
+  return 0;
+}
+
+static int
+run_points (struct run_opts *o, struct profile_cache *pc, struct json_object *points, int *n_run, int *n_reused,
+            lab_error_t *err)
+{
   int ret = 0;
 
   for (int e = 0; e < o->n_exps && ret == 0; e++)
@@ -358,8 +411,7 @@ run_points (struct run_opts *o, struct json_object *points, int *n_run, int *n_r
           for (int r = 1; r <= o->repeat && ret == 0; r++)
             {
               struct lab_point pt = { x, x->variants[v], ns[i], r, "" };
-              const char *ppath = o->profile ? o->profile
-                                  : (x->profiles && x->profiles[v]) ? x->profiles[v] : x->profile;
+              const char *ppath = profile_path (o, x, v);
               const struct lab_profile *prof;
               struct json_object *res = NULL;
               char jp[PATH_MAX + 200];
@@ -380,7 +432,7 @@ run_points (struct run_opts *o, struct json_object *points, int *n_run, int *n_r
                   ret = lab_error (err, 0, "interrupted by signal %d", lab_sandbox_interrupted ());
                   break;
                 }
-              if ((prof = get_profile (&pc, ppath, err)) == NULL)
+              if ((prof = get_profile (pc, ppath, err)) == NULL)
                 {
                   ret = -1;
                   break;
@@ -412,12 +464,17 @@ run_points (struct run_opts *o, struct json_object *points, int *n_run, int *n_r
                 ret = -1;
             }
     }
-  for (int i = 0; i < pc.n; i++)
-    {
-      lab_profile_free (&pc.prof[i]);
-      free (pc.path[i]);
-    }
   return ret;
+}
+
+static void
+profile_cache_free (struct profile_cache *pc)
+{
+  for (int i = 0; i < pc->n; i++)
+    {
+      lab_profile_free (&pc->prof[i]);
+      free (pc->path[i]);
+    }
 }
 
 int
@@ -427,7 +484,8 @@ cmd_run (int argc, char **argv)
   lab_error_t err = NULL;
   struct json_object *points;
   char **rargv = NULL;
-  int rargc = 0, n_run = 0, n_reused = 0, ret;
+  int rargc = 0, n_run = 0, n_reused = 0, ret, resuming = 0;
+  struct profile_cache pc = { 0 };
   char *orig_cmd[256];
   int orig_n = 0;
 
@@ -439,6 +497,12 @@ cmd_run (int argc, char **argv)
           fprintf (stderr, "lab run: --resume needs a results directory\n");
           return 2;
         }
+      if (argc > (argv[1][8] == '=' ? 2 : 3))
+        {
+          fprintf (stderr, "lab run: --resume DIR takes no other arguments: it reruns DIR's own command\n");
+          return 2;
+        }
+      resuming = 1;
       if (resume_args (dir, &rargc, &rargv, &err) < 0)
         return lab_error_report (&err);
       argc = rargc;
@@ -456,6 +520,23 @@ cmd_run (int argc, char **argv)
       lab_error_release (&err);
       return ret;
     }
+  if (check_profiles (&o, &pc, &err) < 0)
+    {
+      profile_cache_free (&pc);
+      return lab_error_report (&err);
+    }
+  if (!resuming && o.out[0])
+    {
+      char mp[PATH_MAX + 16];
+      snprintf (mp, sizeof (mp), "%s/meta.json", o.out);
+      if (access (mp, F_OK) == 0)
+        {
+          fprintf (stderr, "lab run: `%s` already holds a run; continue it with `lab run --resume %s`, "
+                           "or choose another --out\n", o.out, o.out);
+          profile_cache_free (&pc);
+          return 2;
+        }
+    }
   if (make_out_dir (&o, &err) < 0)
     return lab_error_report (&err);
   {
@@ -470,11 +551,13 @@ cmd_run (int argc, char **argv)
   lab_sandbox_set_graceful (1); /* an interrupt ends the point; we keep what finished */
   printf ("lab: results in %s\n", o.out);
   points = json_object_new_array ();
-  ret = run_points (&o, points, &n_run, &n_reused, &err);
+  ret = run_points (&o, &pc, points, &n_run, &n_reused, &err);
+  profile_cache_free (&pc);
   if (ret == 0 && write_summary (o.out, points, &err) < 0)
     ret = -1;
   if (n_reused)
-    printf ("lab: resumed: %d points were already done, %d run now\n", n_reused, n_run);
+    printf ("lab: resumed: %d point%s already done, %d run now\n", n_reused, n_reused == 1 ? " was" : "s were",
+            n_run);
   if (ret == 0 && lab_plot_render (o.out, &err) < 0)
     ret = -1;
   json_object_put (points);

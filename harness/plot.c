@@ -3,10 +3,13 @@
  *
  * For each experiment, per variant, one data file plots/<exp>-<variant>.dat:
  *   n  wall_median wall_min wall_max  rss/task cgroup/task kernel/task  ns_per_op
+ *   rss_peak cgroup_peak kernel
  * (only ok repeats; "NaN" where not measured, which gnuplot skips), then:
  *   plots/<exp>-wall.png          wall time vs n, log-log, min-max error bars
- *   plots/<exp>-mem-per-task.png  cgroup memory peak per task and RSS per task vs n
+ *   plots/<exp>-mem.png           cgroup memory peak, RSS peak and kernel memory vs n
+ *   plots/<exp>-mem-per-task.png  the same divided by n (where all n tasks live at once)
  *   plots/<exp>-ns-per-op.png     ns per operation vs n (switch)
+ * Which of these an experiment gets is its catalog entry's `plots`.
  * Each .png has its .gp script beside it, so a user can restyle and re-run it.
  */
 #include "plot.h"
@@ -75,8 +78,14 @@ lab_points_load (const char *dir, struct json_object **out, lab_error_t *err)
       if (l > 5 && strcmp (names[i]->d_name + l - 5, ".json") == 0)
         {
           snprintf (path, sizeof (path), "%s/points/%s", dir, names[i]->d_name);
-          if (lab_json_read (path, &o, NULL) == 0)
+          lab_error_t e = NULL;
+          if (lab_json_read (path, &o, &e) == 0)
             arr[k++] = o;
+          else
+            {
+              lab_warn ("point left out of plots and report: %s", e ? e->msg : path);
+              lab_error_release (&e);
+            }
         }
       free (names[i]);
     }
@@ -217,7 +226,8 @@ write_dat (const char *dir, const char *exp, const struct lab_agg *agg, int n_ag
       f = fopen (path, "we");
       if (f == NULL)
         continue;
-      fprintf (f, "# n wall_median_s wall_min_s wall_max_s rss_per_task_B cgroup_per_task_B kernel_per_task_B ns_per_op\n");
+      fprintf (f, "# n wall_median_s wall_min_s wall_max_s rss_per_task_B cgroup_per_task_B kernel_per_task_B ns_per_op "
+                 "rss_peak_B cgroup_peak_B kernel_B\n");
       for (int a = 0; a < n_agg; a++)
         {
           const struct lab_agg *g = &agg[a];
@@ -231,6 +241,9 @@ write_dat (const char *dir, const char *exp, const struct lab_agg *agg, int n_ag
           dat_value (f, g->cg_per_task);
           dat_value (f, g->kernel_per_task);
           dat_value (f, g->ops_per_s > 0 ? 1e9 / g->ops_per_s : -1);
+          dat_value (f, g->rss_per_task >= 0 ? g->rss_per_task * (double) g->n : -1);
+          dat_value (f, g->cg_per_task >= 0 ? g->cg_per_task * (double) g->n : -1);
+          dat_value (f, g->kernel_per_task >= 0 ? g->kernel_per_task * (double) g->n : -1);
           fputc ('\n', f);
           rows++;
         }
@@ -288,8 +301,8 @@ plot_one (const char *dir, const char *exp, const char *xrange, const char *name
     fprintf (f, "set title \"%s: %s\"\nset xlabel 'n (%s)'\nset ylabel \"%s\"\nset logscale x\n%s\n", exp, title,
              e ? e->n_means : "n", ylabel, logy ? "set logscale y" : "set yrange [0:*]");
   }
-  fprintf (f, "%s\n", xrange);
-  fprintf (f, "set grid\nset key top left\nset format x '10^{%%L}'\nset datafile missing 'NaN'\n");
+  fprintf (f, "%s\nset offsets graph 0.03, graph 0.03, graph 0.05, graph 0.05\nset termoption noenhanced\n", xrange);
+  fprintf (f, "set grid\nset key outside right top\nset format x '10^{%%L}'\nset datafile missing 'NaN'\n");
   fprintf (f, "plot ");
   for (int v = 0, first = 1; v < n_var; v++)
     for (int u = 0; using[u]; u += 2)
@@ -322,36 +335,44 @@ plot_experiment (const char *dir, const char *exp, const struct lab_agg *agg, in
   const char *variants[16];
   int n_var, have_mem = 0, have_ops = 0;
   static const char *const wall[] = { "1:2:3:4 with yerrorlines", "", NULL };
-  static const char *const mem[] = { "1:6 with linespoints", " cgroup peak", "1:5 with linespoints dt 2", " RSS",
-                                     "1:7 with linespoints dt 3", " kernel", NULL };
+  static const char *const mem_per_task[] = { "1:6 with linespoints", " cgroup peak", "1:5 with linespoints dt 2", " RSS",
+                                              "1:7 with linespoints dt 3", " kernel", NULL };
+  static const char *const mem[] = { "1:10 with linespoints", " cgroup peak", "1:9 with linespoints dt 2", " RSS peak",
+                                     "1:11 with linespoints dt 3", " kernel", NULL };
   static const char *const ops[] = { "1:8 with linespoints", "", NULL };
-
+  const struct lab_experiment *e = lab_experiment_find (exp);
+  unsigned plots = e ? e->plots : LAB_PLOT_WALL | LAB_PLOT_MEM;
   long first_n = -1;
   int several_n = 0;
   char xrange[64];
 
-  if (write_dat (dir, exp, agg, n_agg, variants, &n_var) == 0)
+  if (plots == 0 || write_dat (dir, exp, agg, n_agg, variants, &n_var) == 0)
     return 0;
   for (int a = 0; a < n_agg; a++)
     if (strcmp (agg[a].experiment, exp) == 0 && agg[a].n_ok)
       {
         several_n |= first_n >= 0 && agg[a].n != first_n;
         first_n = agg[a].n;
+        have_mem |= agg[a].cg_per_task > 0 || agg[a].rss_per_task > 0;
+        have_ops |= agg[a].ops_per_s > 0;
       }
   /* One n only: give gnuplot an x range around it rather than let it warn. */
   snprintf (xrange, sizeof (xrange), several_n ? "set xrange [*:*]" : "set xrange [%g:%g]", first_n / 2.0, first_n * 2.0);
-  for (int a = 0; a < n_agg; a++)
-    if (strcmp (agg[a].experiment, exp) == 0)
-      {
-        have_mem |= agg[a].cg_per_task > 0 || agg[a].rss_per_task > 0;
-        have_ops |= agg[a].ops_per_s > 0 && strcmp (exp, "switch") == 0;
-      }
-  if (plot_one (dir, exp, xrange, "wall", "wall time vs n (median, min-max bars)", "seconds", 1, wall, variants, n_var, err) < 0)
+  if ((plots & LAB_PLOT_WALL)
+      && plot_one (dir, exp, xrange, "wall", "wall time vs n (median, min-max bars)", "seconds", 1, wall, variants,
+                   n_var, err) < 0)
     return -1;
-  if (have_mem && strcmp (exp, "switch") && plot_one (dir, exp, xrange, "mem-per-task", "peak memory / n (cgroup peak includes kernel memory)",
-                                                      "bytes per task", 1, mem, variants, n_var, err) < 0)
+  if ((plots & LAB_PLOT_MEM) && have_mem
+      && plot_one (dir, exp, xrange, "mem", "peak memory vs n (cgroup peak includes kernel memory)", "bytes", 1, mem,
+                   variants, n_var, err) < 0)
     return -1;
-  if (have_ops && plot_one (dir, exp, xrange, "ns-per-op", "time per switch vs n", "ns per switch", 1, ops, variants, n_var, err) < 0)
+  if ((plots & LAB_PLOT_MEM_PER_TASK) && have_mem
+      && plot_one (dir, exp, xrange, "mem-per-task", "memory per task vs n (cgroup peak includes kernel memory)",
+                   "bytes per task", 1, mem_per_task, variants, n_var, err) < 0)
+    return -1;
+  if ((plots & LAB_PLOT_NS_PER_OP) && have_ops
+      && plot_one (dir, exp, xrange, "ns-per-op", "time per switch vs n", "ns per switch", 1, ops, variants, n_var,
+                   err) < 0)
     return -1;
   return 0;
 }

@@ -139,7 +139,9 @@ make_summary (const struct lab_point *pt, const char *status, const struct lab_s
   /* The sampled high-water mark, or the reaped child's ru_maxrss (the
      kernel's own peak for the workload process) when that is larger. */
   add_num (row, "rss_peak_bytes", res->rss_peak > res->max_rss_bytes ? res->rss_peak : res->max_rss_bytes);
-  add_num (row, "vss_peak_bytes", res->vss_peak);
+  /* VSS is never below RSS; a workload that ended before its first sample
+     after exec leaves a pre-exec VSS sample: that is not a measurement of it. */
+  add_num (row, "vss_peak_bytes", res->vss_peak >= res->max_rss_bytes && res->vss_peak >= res->rss_peak ? res->vss_peak : -1);
   add_num (row, "swap_peak_bytes", res->swap_peak);
   add_num (row, "cgroup_mem_peak_bytes", res->cg.mem_peak >= 0 ? res->cg.mem_peak : res->cg_mem_peak_sampled);
   /* Kernel memory is gone once the workload exits, so the end-of-run figures
@@ -172,17 +174,20 @@ open_log (const char *dir, const char *id, const char *ext, char *path, size_t l
 static void
 utc_now (char *buf, size_t len)
 {
-  time_t t = time (NULL);
+  struct timespec ts;
   struct tm tm;
-  gmtime_r (&t, &tm);
-  strftime (buf, len, "%Y-%m-%dT%H:%M:%SZ", &tm);
+  char sec[32];
+  clock_gettime (CLOCK_REALTIME, &ts);
+  gmtime_r (&ts.tv_sec, &tm);
+  strftime (sec, sizeof (sec), "%Y-%m-%dT%H:%M:%S", &tm);
+  snprintf (buf, len, "%s.%06ldZ", sec, ts.tv_nsec / 1000); /* sortable: points load in run order */
 }
 
 int
 lab_point_run (const struct lab_point *pt, const struct lab_profile *profile, const char *dir,
                double timeout_s, const char *skip_reason, struct json_object **out, lab_error_t *err)
 {
-  char wl[4096], nbuf[32], outp[4096], errp[4096], jsonp[4096], started[32], finished[32], detail[512];
+  char wl[4096], nbuf[32], outp[4096], errp[4096], jsonp[4096], started[48], finished[48], detail[512];
   char *argv[] = { wl, (char *) "--variant", (char *) pt->variant, (char *) "--n", nbuf, NULL };
   struct lab_sandbox_spec spec = { 0 };
   struct lab_sandbox_result res;

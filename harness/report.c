@@ -10,6 +10,7 @@
 #include <stdio.h>
 #include <string.h>
 
+#include "catalog.h"
 #include "plot.h"
 #include "results.h"
 #include "utils.h"
@@ -203,34 +204,50 @@ claim_c12 (FILE *f, const struct lab_agg *agg, int n)
   const struct lab_agg *r = find (agg, n, "seccomp", "io_uring-restricted", -1);
 
   fprintf (f, "- **C12** (seccomp filters syscalls; io_uring operations are not checked by seccomp): ");
-  if (!s && !u)
+  if (!(s && s->workload) && !(u && u->workload))
     {
-      fprintf (f, "not measured in this run (run `seccomp`).\n");
+      fprintf (f, "not measured in this run (`lab run seccomp`).\n");
       return;
     }
   if (s && s->workload)
-    fprintf (f, "openat(2) under the deny-openat profile: %s. ", json_object_to_json_string (s->workload));
+    fprintf (f, "under a profile that denies openat, openat(2) %s", wnum (s, "syscall_openat_ok") > 0
+             ? "SUCCEEDED (the filter did not hold)" : "was denied");
+  if (s && s->workload && wnum (s, "syscall_openat_errno") > 0)
+    fprintf (f, " (errno %.0f)", wnum (s, "syscall_openat_errno"));
   if (u && u->workload)
-    fprintf (f, "IORING_OP_OPENAT under the same profile: %s. ", json_object_to_json_string (u->workload));
+    fprintf (f, "; IORING_OP_OPENAT of the same file under the same profile %s",
+             wnum (u, "io_uring_openat_ok") > 0 ? "succeeded: seccomp does not see io_uring operations"
+                                                : "failed too");
   if (r && r->workload)
-    fprintf (f, "With IORING_REGISTER_RESTRICTIONS: %s.", json_object_to_json_string (r->workload));
-  fprintf (f, "\n");
+    fprintf (f, "; on a ring with IORING_REGISTER_RESTRICTIONS it %s",
+             wnum (r, "io_uring_openat_ok") > 0 ? "still succeeded (restrictions did not hold)" : "was refused");
+  if (r && r->workload && wnum (r, "io_uring_openat_errno") > 0)
+    fprintf (f, " (errno %.0f)", wnum (r, "io_uring_openat_errno"));
+  fprintf (f, ". Raw figures in points/seccomp-*.json.\n");
 }
 
 static void
 table (FILE *f, const char *exp, const struct lab_agg *agg, int n)
 {
+  const struct lab_experiment *e = lab_experiment_find (exp);
+  int per_task = e && (e->plots & LAB_PLOT_MEM_PER_TASK);
+  double div;
   char r[32], c[32], k[32];
-  fprintf (f, "| variant | n | status | ok/runs | wall (median) | RSS peak/n | cgroup peak/n | kernel/n | ops/s | p99 |\n"
-              "|---|---:|---|---:|---:|---:|---:|---:|---:|---:|\n");
+
+  if (per_task)
+    fprintf (f, "| variant | n | status | ok/runs | wall (median) | RSS/task | cgroup/task | kernel/task | ops/s | p99 |\n");
+  else
+    fprintf (f, "| variant | n | status | ok/runs | wall (median) | RSS peak | cgroup peak | kernel | ops/s | p99 |\n");
+  fprintf (f, "|---|---:|---|---:|---:|---:|---:|---:|---:|---:|\n");
   for (int i = 0; i < n; i++)
     {
       const struct lab_agg *g = &agg[i];
       if (strcmp (g->experiment, exp))
         continue;
-      human_bytes (r, sizeof (r), g->rss_per_task);
-      human_bytes (c, sizeof (c), g->cg_per_task);
-      human_bytes (k, sizeof (k), g->kernel_per_task);
+      div = per_task ? 1 : (double) g->n; /* agg holds per-task figures */
+      human_bytes (r, sizeof (r), g->rss_per_task < 0 ? -1 : g->rss_per_task * div);
+      human_bytes (c, sizeof (c), g->cg_per_task < 0 ? -1 : g->cg_per_task * div);
+      human_bytes (k, sizeof (k), g->kernel_per_task < 0 ? -1 : g->kernel_per_task * div);
       fprintf (f, "| %s | %ld | %s | %d/%d | ", g->variant, g->n, g->status, g->n_ok, g->n_total);
       if (g->wall_med >= 0)
         fprintf (f, "%.4f s", g->wall_med);
@@ -319,7 +336,7 @@ lab_report_write (const char *dir, struct json_object *meta, const struct lab_ag
   claim_c12 (f, agg, n);
   for (int e = 0; e < n_exps; e++)
     {
-      static const char *const plots[] = { "wall", "mem-per-task", "ns-per-op" };
+      static const char *const plots[] = { "wall", "mem", "mem-per-task", "ns-per-op" };
       fprintf (f, "\n## %s\n\n", exps[e]);
       table (f, exps[e], agg, n);
       for (size_t p = 0; p < ARRAY_SIZE (plots); p++)
