@@ -380,7 +380,7 @@ check_profiles (const struct run_opts *o, struct profile_cache *pc, lab_error_t 
         if ((p = get_profile (pc, profile_path (o, o->exps[e], v), err)) == NULL)
           return -1;
         if (p->seccomp_path && lab_seccomp_load (p->seccomp_path, 0, &ctx, err) < 0)
-          return lab_error_prepend (err, "profile `%s`: seccomp profile `%s`", p->path, p->seccomp_path);
+          return lab_error_prepend (err, "profile `%s`", p->path);
         if (ctx)
           seccomp_release (ctx);
       }

@@ -15,6 +15,7 @@
 #include "commands.h"
 #include "profile.h"
 #include "sandbox.h"
+#include "seccomp-profile.h"
 #include "utils.h"
 
 static void
@@ -153,6 +154,13 @@ apply_overrides (const struct opts *o, struct lab_profile *p, lab_error_t *err)
     {
       if (o->cpus[0] == '\0' || strspn (o->cpus, "0123456789,-") != strlen (o->cpus))
         return lab_usage_error (err, "`--cpus`: expected a CPU list such as `0-1` or `0,2`, got `%s`", o->cpus);
+      for (const char *c = o->cpus; *c; c += strspn (c, ",-"))
+        {
+          long cpu = strtol (c, (char **) &c, 10);
+          if (cpu >= sysconf (_SC_NPROCESSORS_CONF))
+            return lab_usage_error (err, "`--cpus`: CPU %ld does not exist here (CPUs 0-%ld)", cpu,
+                                    sysconf (_SC_NPROCESSORS_CONF) - 1);
+        }
       free (p->limits.cpuset_cpus);
       p->limits.cpuset_cpus = strdup (o->cpus);
     }
@@ -204,6 +212,20 @@ cmd_sandbox (int argc, char **argv)
       lab_profile_free (&prof);
       return rc;
     }
+  /* Compile the filter once here, not quietly: the user sees which syscall
+     names are unknown on this architecture before the command runs. */
+  {
+    const char *sc = o.seccomp ? o.seccomp : prof.seccomp_path;
+    scmp_filter_ctx ctx = NULL;
+    if (sc && !o.seccomp_log && lab_seccomp_load (sc, 0, &ctx, &err) < 0)
+      {
+        rc = lab_error_report (&err);
+        lab_profile_free (&prof);
+        return rc;
+      }
+    if (ctx)
+      seccomp_release (ctx);
+  }
   char **cargv = calloc ((size_t) (argc - first + 1), sizeof *cargv);
   cargv[0] = cmd;
   for (int i = first + 1; i < argc; i++)

@@ -14,6 +14,7 @@
 #include <limits.h>
 #include <sched.h>
 #include <string.h>
+#include <unistd.h>
 #include <sys/stat.h>
 
 #include <json-c/json.h>
@@ -203,6 +204,9 @@ parse_cpuset (struct json_object *limits, struct lab_limits *l, lab_error_t *err
         }
       if (b < a)
         goto bad;
+      if (b >= sysconf (_SC_NPROCESSORS_CONF))
+        return lab_usage_error (err, "`limits.cpuset.cpus`: CPU %ld does not exist here (CPUs 0-%ld)", b,
+                                sysconf (_SC_NPROCESSORS_CONF) - 1);
       if (*c == ',' && c[1] != '\0')
         c++;
       else if (*c != '\0')
