@@ -121,7 +121,7 @@ static void
 test_minimal_and_json (void **state)
 {
   const char *path = write_tmp ("min.json", "{\"limits\": {\"memory.max\": 1048576, \"cpu.max\": \"50000\","
-                                            " \"cpuset.cpus\": \"0-1,3\"}, \"namespaces\": [\"pid\"],"
+                                            " \"cpuset.cpus\": \"0,0-1\"}, \"namespaces\": [\"pid\"],"
                                             " \"seccomp\": null, \"rlimits\": {\"RLIMIT_MEMLOCK\":"
                                             " {\"soft\": \"64M\", \"hard\": \"unlimited\"}}}");
   struct lab_profile p;
@@ -136,7 +136,7 @@ test_minimal_and_json (void **state)
   assert_int_equal (p.limits.pids_max, LAB_LIMIT_UNSET);
   assert_int_equal (p.limits.cpu_quota_us, 50000);
   assert_int_equal (p.limits.cpu_period_us, 100000);
-  assert_string_equal (p.limits.cpuset_cpus, "0-1,3");
+  assert_string_equal (p.limits.cpuset_cpus, "0,0-1");
   assert_int_equal (p.clone_flags, CLONE_NEWPID);
   assert_null (p.seccomp_path);
   assert_int_equal (p.n_rlimits, 1);
@@ -179,6 +179,8 @@ test_field_errors (void **state)
                 (const char *const[]){ "`limits.cpu.max`", "minimum", NULL });
   expect_error ("{\"limits\": {\"cpuset.cpus\": \"1-0\"}}",
                 (const char *const[]){ "`limits.cpuset.cpus`", NULL });
+  expect_error ("{\"limits\": {\"cpuset.cpus\": \"0-4095\"}}",
+                (const char *const[]){ "`limits.cpuset.cpus`", "does not exist", NULL });
   expect_error ("{\"namespaces\": [\"pid\", \"time\"]}",
                 (const char *const[]){ "`namespaces[1]`", "unknown namespace `time`", NULL });
   expect_error ("{\"namespaces\": [\"pid\", \"pid\"]}", (const char *const[]){ "twice", NULL });
