@@ -51,6 +51,8 @@ struct run_opts
   int default_out;
   const char *profile;
   double timeout_s;
+  char *wl_opts[17];       /* --opt KEY=VALUE, passed to every workload */
+  int n_wl_opts;
 };
 
 static void
@@ -58,7 +60,7 @@ usage (FILE *f)
 {
   fprintf (f,
            "usage: lab run EXPERIMENT... [--scale quick|full|N[,N...]] [--variants A,B] [--repeat K]\n"
-           "               [--out DIR] [--profile FILE] [--timeout SECONDS]\n"
+           "               [--out DIR] [--profile FILE] [--timeout SECONDS] [--opt KEY=VALUE]...\n"
            "       lab run --resume DIR\n\n"
            "Runs every (variant, n, repeat) point of each EXPERIMENT (or `all`) in its own sandbox,\n"
            "writes DIR/summary.csv, DIR/points/*.json and DIR/meta.json, renders DIR/plots/ and\n"
@@ -66,6 +68,8 @@ usage (FILE *f)
            "pointing at it.  --scale: `quick` (default), `full`, or task counts such as 1000,1M.\n"
            "--profile: sandbox profile for every point (default: the experiment's, normally\n"
            "containers/default.json).  --resume DIR: run the points DIR does not have yet.\n"
+           "--opt KEY=VALUE: passed to every workload (e.g. guard=none, stack=16K, join=after;\n"
+           "see README.md).\n"
            "Exit 0 when every point ran (points ending oom, limit, timeout, seccomp or crashed are\n"
            "data); 1 on harness errors; 2 on bad use.  `lab list` shows experiments and variants.\n");
 }
@@ -129,6 +133,7 @@ parse_args (int argc, char **argv, struct run_opts *o, lab_error_t *err)
     { "variants", required_argument, 0, 'v' }, { "repeat", required_argument, 0, 'r' },
     { "out", required_argument, 0, 'o' },    { "profile", required_argument, 0, 'p' },
     { "timeout", required_argument, 0, 't' }, { "resume", required_argument, 0, 'R' },
+    { "opt", required_argument, 0, 'O' },
     { 0, 0, 0, 0 },
   };
   int c;
@@ -138,7 +143,7 @@ parse_args (int argc, char **argv, struct run_opts *o, lab_error_t *err)
   o->repeat = 1;
   optind = 1;
   opterr = 0;
-  while ((c = getopt_long (argc, argv, ":hs:v:r:o:p:t:R:", opts, NULL)) != -1)
+  while ((c = getopt_long (argc, argv, ":hs:v:r:o:p:t:R:O:", opts, NULL)) != -1)
     switch (c)
       {
       case 'h': usage (stdout); exit (0);
@@ -161,6 +166,13 @@ parse_args (int argc, char **argv, struct run_opts *o, lab_error_t *err)
         o->timeout_s = strtod (optarg, &end);
         if (*end || end == optarg || !(o->timeout_s > 0 && o->timeout_s <= 86400))
           return lab_usage_error (err, "--timeout: bad number of seconds `%s`", optarg);
+        break;
+      case 'O':
+        if (strchr (optarg, '=') == NULL || optarg[0] == '=')
+          return lab_usage_error (err, "--opt: expected KEY=VALUE, got `%s`", optarg);
+        if (o->n_wl_opts == 16)
+          return lab_usage_error (err, "--opt: at most 16");
+        o->wl_opts[o->n_wl_opts++] = optarg;
         break;
       case 'R': return lab_usage_error (err, "--resume DIR must be used alone");
       case ':': return lab_usage_error (err, "option `%s` needs a value", argv[optind - 1]);
@@ -410,7 +422,7 @@ run_points (struct run_opts *o, struct profile_cache *pc, struct json_object *po
         for (int v = 0; x->variants[v] && ret == 0; v++)
           for (int r = 1; r <= o->repeat && ret == 0; r++)
             {
-              struct lab_point pt = { x, x->variants[v], ns[i], r, "" };
+              struct lab_point pt = { x, x->variants[v], ns[i], r, "", o->wl_opts };
               const char *ppath = profile_path (o, x, v);
               const struct lab_profile *prof;
               struct json_object *res = NULL;

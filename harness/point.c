@@ -188,7 +188,8 @@ lab_point_run (const struct lab_point *pt, const struct lab_profile *profile, co
                double timeout_s, const char *skip_reason, struct json_object **out, lab_error_t *err)
 {
   char wl[4096], nbuf[32], outp[4096], errp[4096], jsonp[4096], started[48], finished[48], detail[512];
-  char *argv[] = { wl, (char *) "--variant", (char *) pt->variant, (char *) "--n", nbuf, NULL };
+  char *argv[64] = { wl, (char *) "--variant", (char *) pt->variant, (char *) "--n", nbuf, NULL };
+  int argc = 5;
   struct lab_sandbox_spec spec = { 0 };
   struct lab_sandbox_result res;
   struct json_object *o, *report = NULL, *cmd;
@@ -197,6 +198,12 @@ lab_point_run (const struct lab_point *pt, const struct lab_profile *profile, co
 
   snprintf (wl, sizeof (wl), "%s/wl-%s", lab_bin_dir (), pt->exp->name);
   snprintf (nbuf, sizeof (nbuf), "%ld", pt->n);
+  for (char *const *kv = pt->wl_opts; kv && *kv && argc < 60; kv++)
+    {
+      argv[argc++] = (char *) "--opt";
+      argv[argc++] = *kv;
+    }
+  argv[argc] = NULL;
   snprintf (jsonp, sizeof (jsonp), "%s/points/%s.json", dir, pt->id);
   utc_now (started, sizeof (started));
   o = json_object_new_object ();

@@ -20,6 +20,7 @@ struct lab_point
   long n;
   int repeat;           /* 1-based */
   char id[160];         /* <experiment>-<variant>-n<N>-r<K> */
+  char *const *wl_opts; /* KEY=VALUE passed to the workload as --opt; NULL-terminated, may be NULL */
 };
 
 /* Runs the point and writes its JSON; *out gets the point object (owned by the caller).
