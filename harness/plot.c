@@ -301,8 +301,8 @@ plot_one (const char *dir, const char *exp, const char *xrange, const char *name
     fprintf (f, "set title \"%s: %s\"\nset xlabel 'n (%s)'\nset ylabel \"%s\"\nset logscale x\n%s\n", exp, title,
              e ? e->n_means : "n", ylabel, logy ? "set logscale y" : "set yrange [0:*]");
   }
-  fprintf (f, "%s\nset offsets graph 0.03, graph 0.03, graph 0.05, graph 0.05\nset termoption noenhanced\n", xrange);
-  fprintf (f, "set grid\nset key outside right top\nset format x '10^{%%L}'\nset datafile missing 'NaN'\n");
+  fprintf (f, "%s\nset termoption noenhanced\n", xrange);
+  fprintf (f, "set grid\nset key outside right top\nset format x '%%.0f'\nset datafile missing 'NaN'\n");
   fprintf (f, "plot ");
   for (int v = 0, first = 1; v < n_var; v++)
     for (int u = 0; using[u]; u += 2)
@@ -342,8 +342,7 @@ plot_experiment (const char *dir, const char *exp, const struct lab_agg *agg, in
   static const char *const ops[] = { "1:8 with linespoints", "", NULL };
   const struct lab_experiment *e = lab_experiment_find (exp);
   unsigned plots = e ? e->plots : LAB_PLOT_WALL | LAB_PLOT_MEM;
-  long first_n = -1;
-  int several_n = 0;
+  long min_n = -1, max_n = -1;
   char xrange[64];
 
   if (plots == 0 || write_dat (dir, exp, agg, n_agg, variants, &n_var) == 0)
@@ -351,13 +350,16 @@ plot_experiment (const char *dir, const char *exp, const struct lab_agg *agg, in
   for (int a = 0; a < n_agg; a++)
     if (strcmp (agg[a].experiment, exp) == 0 && agg[a].n_ok)
       {
-        several_n |= first_n >= 0 && agg[a].n != first_n;
-        first_n = agg[a].n;
+        if (min_n < 0 || agg[a].n < min_n)
+          min_n = agg[a].n;
+        if (agg[a].n > max_n)
+          max_n = agg[a].n;
         have_mem |= agg[a].cg_per_task > 0 || agg[a].rss_per_task > 0;
         have_ops |= agg[a].ops_per_s > 0;
       }
-  /* One n only: give gnuplot an x range around it rather than let it warn. */
-  snprintf (xrange, sizeof (xrange), several_n ? "set xrange [*:*]" : "set xrange [%g:%g]", first_n / 2.0, first_n * 2.0);
+  /* The data's own range with a margin (gnuplot would round a log axis out to
+     whole decades, or warn on a single n). */
+  snprintf (xrange, sizeof (xrange), "set xrange [%g:%g]", min_n / 1.6, max_n * 1.6);
   if ((plots & LAB_PLOT_WALL)
       && plot_one (dir, exp, xrange, "wall", "wall time vs n (median, min-max bars)", "seconds", 1, wall, variants,
                    n_var, err) < 0)
