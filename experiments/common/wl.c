@@ -20,6 +20,7 @@
 #include <getopt.h>
 #include <json.h>
 #include <limits.h>
+#include <pthread.h>
 #include <linux/futex.h>
 #include <math.h>
 #include <stdarg.h>
@@ -673,4 +674,15 @@ wl_main (int argc, char **argv, const char *experiment, const struct wl_variant 
       return wl_report_error (r, msg);
     }
   return variants[i].fn (&a, r);
+}
+
+long
+wl_thread_stack_bytes (const struct wl_args *a, long def)
+{
+  long page = sysconf (_SC_PAGESIZE), min = PTHREAD_STACK_MIN;
+  long s = a->stack_size ? a->stack_size : def;
+
+  if (s < min)
+    s = min;
+  return (s + page - 1) / page * page;
 }

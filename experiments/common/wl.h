@@ -72,6 +72,10 @@ struct wl_variant
 };
 int wl_main (int argc, char **argv, const char *experiment, const struct wl_variant *variants, size_t n);
 
+/* Thread stack size for a pthread variant: --stack, else `def`; at least
+   PTHREAD_STACK_MIN, rounded up to whole pages. */
+long wl_thread_stack_bytes (const struct wl_args *a, long def);
+
 /* Monotonic ns. */
 uint64_t wl_now_ns (void);
 

@@ -60,21 +60,10 @@ wait_parked (uint32_t target)
   atomic_store (&main_waits, 0);
 }
 
-static long
-stack_bytes (const struct wl_args *a)
-{
-  long page = sysconf (_SC_PAGESIZE), min = PTHREAD_STACK_MIN;
-  long s = a->stack_size ? a->stack_size : DEFAULT_STACK;
-
-  if (s < min)
-    s = min;
-  return (s + page - 1) / page * page;
-}
-
 int
 memory_pthread (const struct wl_args *a, struct wl_report *r)
 {
-  long n = a->n, created = 0, stack = stack_bytes (a);
+  long n = a->n, created = 0, stack = wl_thread_stack_bytes (a, DEFAULT_STACK);
   long rss0, rss, vss, pte;
   double hold = a->duration_s > 0 ? a->duration_s : 1.0;
   struct timespec hold_ts = { (time_t) hold, (long) ((hold - (double) (time_t) hold) * 1e9) };

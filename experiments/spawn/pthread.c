@@ -105,23 +105,12 @@ publish (struct reaper *rp, uint32_t w)
     wl_futex_wake ((uint32_t *) &rp->word, 1);
 }
 
-static long
-stack_bytes (const struct wl_args *a)
-{
-  long page = sysconf (_SC_PAGESIZE), min = PTHREAD_STACK_MIN;
-  long s = a->stack_size ? a->stack_size : DEFAULT_STACK;
-
-  if (s < min)
-    s = min;
-  return (s + page - 1) / page * page;
-}
-
 int
 spawn_pthread (const struct wl_args *a, struct wl_report *r)
 {
   const char *mode = wl_opt (a, "join", "reaper");
   int use_reaper = strcmp (mode, "reaper") == 0;
-  long n = a->n, created = 0, stack = stack_bytes (a);
+  long n = a->n, created = 0, stack = wl_thread_stack_bytes (a, DEFAULT_STACK);
   struct reaper rp = { 0 };
   pthread_t reaper_tid;
   pthread_attr_t attr;
