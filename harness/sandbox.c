@@ -403,7 +403,7 @@ classify (int wstatus, int timed_out, struct lab_sandbox_result *res)
   else if (sig == SIGKILL && res->cg.oom_kill > 0)
     {
       res->status = LAB_ST_OOM;
-      snprintf (res->detail, sizeof res->detail, "killed by the oom killer (memory.events oom_kill=%" PRId64 ", limit %s)",
+      snprintf (res->detail, sizeof res->detail, "killed by the oom killer (cgroup oom_kill=%" PRId64 ", limit %s)",
                 res->cg.oom_kill, "memory.max");
     }
   else
