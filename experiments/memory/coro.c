@@ -21,6 +21,7 @@
 #include <errno.h>
 #include <stdatomic.h>
 #include <stdbool.h>
+#include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -81,6 +82,7 @@ run (const struct wl_args *a, struct wl_report *r, bool copystack)
               : strcmp (guard_opt, "mprotect") == 0 ? CORO_GUARD_MPROTECT : CORO_GUARD_AUTO;
   if (coro_runtime_start (&cfg, err, sizeof err) < 0)
     return wl_report_error (r, err);
+  coro_dump_on_signal (SIGUSR1); /* kill -USR1 PID: live coroutines and their states on stderr */
   int nw = coro_nworkers ();
   per_root = a->n / nw;
   extra = a->n % nw;

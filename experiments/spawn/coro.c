@@ -15,6 +15,7 @@
  * runtime figures (backend, guard, workers, stacks carved, steals, switches).
  */
 #include <errno.h>
+#include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -80,6 +81,7 @@ spawn_coro (const struct wl_args *a, struct wl_report *r)
               : strcmp (guard_opt, "mprotect") == 0 ? CORO_GUARD_MPROTECT : CORO_GUARD_AUTO;
   if (coro_runtime_start (&cfg, err, sizeof err) < 0)
     return wl_report_error (r, err);
+  coro_dump_on_signal (SIGUSR1); /* kill -USR1 PID: live coroutines and their states on stderr */
   double start_s = (double) (wl_now_ns () - t_start) / 1e9;
   coro_wg_add (&root_done, 1);
   if (coro_spawn (root, NULL) < 0)
