@@ -227,7 +227,7 @@ struct coro_worker
   struct coro *prev;          /* the coroutine that just switched out */
   enum coro_after after;
   struct coro_lock *after_unlock;
-  uint32_t tick;
+  uint32_t budget;            /* scheduling points left before a fair pass */
   bool spinning;
   _Atomic int parked;         /* 1 while blocked (or about to block) in poll */
   struct coro_lock pin_lk;    /* copy-stack coroutines homed here, ready to run */

@@ -6,9 +6,9 @@
  * runnable coroutine, switch to it.  A coroutine runs until it parks, yields
  * or ends; then the worker switches DIRECTLY to the next coroutine of its own
  * run queue (one coro_switch, no trip through the scheduler stack), except
- * every 61st switch and for copy-stack coroutines, which go back to the
- * worker's own stack (sched_ctx) so timers, I/O and the global queue are
- * served and shared stacks can be saved.
+ * every 61st scheduling point (w->budget counts down) and for copy-stack
+ * coroutines, which go back to the worker's own stack (sched_ctx) so timers,
+ * I/O and the global queue are served and shared stacks can be saved.
  *
  * Glossary.
  *   coroutine (struct coro)  a function with its own stack (or a saved copy).
@@ -37,10 +37,15 @@
  *   1. A coroutine is in at most one place: a priv list, a runq, the global
  *      or a pinned list, a wait queue, a timer heap or an I/O backend - or it
  *      is running.
- *   2. A coroutine is only made runnable after its context is fully saved:
- *      requeueing and the release of the lock guarding its wait queue happen
- *      in finish_switch(), on the stack of the context that runs next
- *      (Go's park_m/unlockf).  So a thief never resumes a half-saved stack.
+ *   2. A coroutine is only made runnable by others after its context is fully
+ *      saved: the release of the lock guarding its wait queue, a copy-stack
+ *      save, a requeue when switching to the worker's stack, and freeing an
+ *      exited one happen in finish_switch(), on the stack of the context that
+ *      runs next (Go's park_m/unlockf).  So a thief never resumes a half-saved
+ *      stack.  One exception, the hot path: a yield that switches directly to
+ *      another coroutine puts itself into priv just before coro_switch.  Only
+ *      the owner pops priv or shares it into the runq, and the owner is busy
+ *      in that switch until it completes (share_maybe runs before the push).
  *   3. Only the owner touches its timer heap, ring/epoll set and caches.
  *   4. Copy-stack coroutines run only on their home worker (their saved frames
  *      hold addresses inside that worker's shared stack); they never enter a
@@ -82,10 +87,11 @@
  * __errno_location() as const, so `&errno` computed before a park may be CSE'd
  * and reused after it (libgo #256).  The runtime never touches errno or
  * thread-locals around a switch in the same function: after a switch it reaches
- * its worker through self->w (set by whoever resumed it), the one TLS read is
- * coro_worker_self() (noipa, so never cached), and I/O results set errno in
- * coro_set_errno() (io.c, noipa) after resuming.  User code must read errno
- * right after the call that set it.
+ * its worker through self->w (set by whoever resumed it), TLS is read by
+ * coro_worker_self() (noipa, so never cached) and, once before switching, by
+ * coro_yield (noinline, so the read cannot be hoisted into a caller's loop),
+ * and I/O results set errno in coro_set_errno() (io.c, noipa) after resuming.
+ * User code must read errno right after the call that set it.
  *
  * Rejected alternatives.
  *   - One global locked run queue: every switch contends on one lock.
@@ -436,13 +442,11 @@ coro_exited (struct coro_worker *w, struct coro *p)
 }
 
 /* Runs on the context that was switched to: completes what the coroutine
-   that switched out asked for, now that its registers are saved (inv. 2). */
-static inline __attribute__ ((always_inline)) void
-finish_switch (struct coro_worker *w)
+   that switched out asked for, now that its registers are saved (inv. 2).
+   Out of line: the common case (nothing to finish) is one test inline. */
+static __attribute__ ((noinline)) void
+finish_switch_slow (struct coro_worker *w, struct coro *p)
 {
-  struct coro *p = w->prev;
-  if (!p)
-    return;
   w->prev = NULL;
   switch (w->after)
     {
@@ -473,42 +477,78 @@ finish_switch (struct coro_worker *w)
     }
 }
 
-/* Leaves the running coroutine `self`; returns when it is resumed.  Kept out
-   of line on purpose: every coroutine then switches from the same call site,
-   so the `ret` in coro_switch lands where the return stack predicts. */
+static inline __attribute__ ((always_inline)) void
+finish_switch (struct coro_worker *w)
+{
+  struct coro *p = w->prev;
+  if (__builtin_expect (p != NULL, 0))
+    finish_switch_slow (w, p);
+}
+
+/* The one place a coroutine switches directly to another (from switch_out or
+   coro_yield's fast path); returns when self is resumed.  Kept out of line on
+   purpose: every coroutine then switches from the same call site, so the
+   `ret` in coro_switch lands where the return stack predicts. */
+static __attribute__ ((noinline)) void
+switch_to (struct coro_worker *w, struct coro *self, struct coro *next, bool exiting)
+{
+  void *fake = NULL;
+  w->cur = next;
+  next->w = w;
+  next->state = CORO_RUNNING;
+  __builtin_prefetch (next->canary); /* checked when it switches out */
+  coro_asan_start (w, self, next, exiting ? NULL : &fake);
+  coro_switch (&self->ctx, &next->ctx);
+  /* resumed, maybe on another worker: use self->w, never the old w */
+  coro_asan_finish (fake);
+  finish_switch (self->w);
+}
+
+/* Leaves the running coroutine `self`; returns when it is resumed. */
 static __attribute__ ((noinline)) void
 switch_out (struct coro *self, enum coro_after after, struct coro_lock *unlock)
 {
   struct coro_worker *w = self->w;
   coro_check_canary (self);
-  w->prev = self;
-  w->after = after;
-  w->after_unlock = unlock;
   struct coro *next = NULL;
-  share_maybe (w);
+  share_maybe (w); /* before self is requeued below: it may only enter priv */
   if (self->flags & CF_COPYSTACK)
     ;
-  else if (++w->tick % CHECK_GLOBAL_EVERY != 0)
+  else if (--w->budget != 0)
     next = local_get (w);
   else
-    w->fair_pass = true;
-  void *fake = NULL;
+    {
+      w->budget = CHECK_GLOBAL_EVERY;
+      w->fair_pass = true;
+    }
   w->switches++;
   if (next)
     {
-      w->cur = next;
-      next->w = w;
-      next->state = CORO_RUNNING;
-      __builtin_prefetch (next->canary); /* checked when it switches out */
-      coro_asan_start (w, self, next, after == AFTER_EXIT ? NULL : &fake);
-      coro_switch (&self->ctx, &next->ctx);
+      /* Direct switch (self is not copy-stack).  A yield requeues self now,
+         into priv: only this worker pops priv or moves it to the stealable
+         runq, and it does neither before this switch has saved self (inv. 2).
+         A park without a lock (timer, I/O) leaves nothing to finish. */
+      if (after == AFTER_YIELD)
+        {
+          self->state = CORO_READY;
+          priv_push (w, self);
+        }
+      else if (after != AFTER_PARK || unlock)
+        {
+          w->prev = self;
+          w->after = after;
+          w->after_unlock = unlock;
+        }
+      switch_to (w, self, next, after == AFTER_EXIT);
+      return;
     }
-  else
-    {
-      w->cur = NULL;
-      coro_asan_start (w, self, NULL, after == AFTER_EXIT ? NULL : &fake);
-      coro_switch (&self->ctx, &w->sched_ctx);
-    }
+  void *fake = NULL;
+  w->prev = self;
+  w->after = after;
+  w->after_unlock = unlock;
+  w->cur = NULL;
+  coro_asan_start (w, self, NULL, after == AFTER_EXIT ? NULL : &fake);
+  coro_switch (&self->ctx, &w->sched_ctx);
   /* resumed, maybe on another worker: use self->w, never the old w */
   coro_asan_finish (fake);
   finish_switch (self->w);
@@ -533,25 +573,51 @@ coro_park (struct coro *self, struct coro_lock *unlock, const char *reason)
   switch_out (self, AFTER_PARK, unlock);
 }
 
-void
+/* coro_yield when its fast path does not apply: what switch_out decides. */
+static __attribute__ ((noinline)) void
+yield_slow (struct coro_worker *w, struct coro *self)
+{
+  if (!(self->flags & CF_COPYSTACK) && w->npriv == 0 && runq_empty (w) && w->budget > 1
+      && atomic_load_explicit (&coro_S.nglobal, memory_order_relaxed) == 0
+      && atomic_load_explicit (&w->npinned, memory_order_relaxed) == 0)
+    {
+      w->budget--; /* nothing else to run here: keep going */
+      return;
+    }
+  switch_out (self, AFTER_YIELD, NULL);
+}
+
+/* noinline: it reads tls_worker directly (no call), once, before switching;
+   never inlined into a caller, that read cannot be reused after a switch. */
+__attribute__ ((noinline)) void
 coro_yield (void)
 {
-  struct coro *self = coro_self ();
+  struct coro_worker *w = tls_worker;
+  struct coro *self = w ? w->cur : NULL;
   if (!self)
     {
       sched_yield ();
       return;
     }
-  struct coro_worker *w = self->w;
-  if (!(self->flags & CF_COPYSTACK) && w->npriv == 0 && runq_empty (w)
-      && (w->tick + 1) % CHECK_GLOBAL_EVERY != 0
-      && atomic_load_explicit (&coro_S.nglobal, memory_order_relaxed) == 0
-      && atomic_load_explicit (&w->npinned, memory_order_relaxed) == 0)
+  /* The hot path: switch_out's direct yield with what it would find already
+     known: no copy stack, no fair pass due, next in priv, nothing to share
+     (share_maybe tests demand() > 0; counters are never negative, so
+     "both 0" is the same test, one branch).  Same steps, same order as
+     switch_out; self goes back into priv (inv. 2). */
+  if (__builtin_expect (!(self->flags & CF_COPYSTACK) & (w->npriv != 0) & (w->budget > 1)
+                        & ((atomic_load_explicit (&coro_S.nspinning, memory_order_relaxed)
+                            | atomic_load_explicit (&coro_S.nidle, memory_order_relaxed)) == 0), 1))
     {
-      w->tick++; /* nothing else to run here: keep going */
+      coro_check_canary (self);
+      w->budget--;
+      struct coro *next = coro_waitq_pop (&w->priv);
+      self->state = CORO_READY;
+      coro_waitq_push (&w->priv, self); /* npriv unchanged: one out, one in */
+      w->switches++;
+      switch_to (w, self, next, false);
       return;
     }
-  switch_out (self, AFTER_YIELD, NULL);
+  yield_slow (w, self);
 }
 
 int
@@ -648,10 +714,10 @@ static struct coro *
 find_work (struct coro_worker *w)
 {
   struct coro *c = NULL;
-  w->tick++;
   poll_nonblocking (w);
-  if (w->fair_pass || w->tick % CHECK_GLOBAL_EVERY == 0)
+  if (w->fair_pass || --w->budget == 0)
     {
+      w->budget = CHECK_GLOBAL_EVERY;
       w->fair_pass = false;
       if ((c = pinned_get (w)) || (c = global_get (w)))
         return c;
@@ -824,6 +890,7 @@ coro_runtime_start (const struct coro_config *cfg, char *errbuf, size_t len)
       coro_S.workers[i].id = i;
       coro_S.workers[i].efd = -1;
       coro_S.workers[i].rng = (unsigned) i * 2654435761u + 1;
+      coro_S.workers[i].budget = CHECK_GLOBAL_EVERY;
     }
   if (backends_init (cfg->backend, errbuf, len) < 0)
     {
