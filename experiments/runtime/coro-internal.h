@@ -4,7 +4,7 @@
  *   switch-x86_64.S  coro_switch(): the register save/restore
  *   stack.c          pooled arenas, canary, guard pages, free lists
  *   sched.c          workers, run queues, stealing, parking, spawn/exit
- *   timer.c          per-worker deadline heap
+ *   timer.c          per-worker deadlines: in-order FIFO + heap
  *   io.c             the I/O API over a backend; io-uring.c, io-epoll.c
  *   sync.c           mutex, wait group, channel
  *   copystack.c      save/restore of copy-stack coroutines
@@ -151,8 +151,10 @@ struct coro_timer
 
 struct coro_timers
 {
-  struct coro_timer *heap;
+  struct coro_timer *heap;   /* min-heap of out-of-order deadlines */
   size_t n, cap;
+  struct coro_timer *fifo;   /* deadlines in non-decreasing order: fifo[head..tail) */
+  size_t head, tail, fcap;
 };
 
 int coro_timer_add (struct coro_timers *t, uint64_t deadline, struct coro *c);

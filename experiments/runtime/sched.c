@@ -705,7 +705,7 @@ run (struct coro_worker *w, struct coro *c)
 static void
 poll_nonblocking (struct coro_worker *w)
 {
-  if (w->timers.n)
+  if (w->timers.n || w->timers.head != w->timers.tail)
     coro_timers_run (w, coro_now_ns ());
   coro_S.be->poll (w, 0);
 }

@@ -1,15 +1,22 @@
 /*
- * timer.c - per-worker deadline heap for coro_sleep_ns.
+ * timer.c - per-worker deadlines for coro_sleep_ns.
  *
- * Each worker owns a binary min-heap of (deadline, coroutine); only that
- * worker touches it, so there is no lock.  A million sleepers cost a million
- * heap inserts and pops (O(log n) each, n = sleepers alive at once), and the
- * kernel sees ONE timeout per wait: the backend's poll is given the nearest
- * deadline (io_uring_submit_and_wait_timeout / epoll_pwait2), never one SQE
- * per sleeper.
+ * Each worker owns its timers; only that worker touches them, so there is no
+ * lock.  Two structures hold them:
+ *   - a FIFO for deadlines that arrive in non-decreasing order (the common
+ *     case: many coroutines sleeping the same duration), O(1) to add and pop;
+ *   - a binary min-heap for the rest, O(log n).
+ * A new deadline goes to the FIFO when it is not earlier than the FIFO's last
+ * one, else to the heap; the next due timer is the earlier of the two fronts.
+ * (A million 1 ms sleepers would otherwise cost a million heap pops, each ~20
+ * levels of cache misses.)  The kernel sees ONE timeout per wait: the
+ * backend's poll is given the nearest deadline (io_uring_submit_and_wait_
+ * timeout / epoll_pwait2), never one SQE per sleeper.
  */
 #include <errno.h>
+#include <stdint.h>
 #include <stdlib.h>
+#include <string.h>
 #include <time.h>
 
 #include "coro-internal.h"
@@ -22,9 +29,38 @@ coro_now_ns (void)
   return (uint64_t) ts.tv_sec * 1000000000u + (uint64_t) ts.tv_nsec;
 }
 
+static int
+fifo_push (struct coro_timers *t, uint64_t deadline, struct coro *c)
+{
+  if (t->tail == t->fcap)
+    {
+      size_t live = t->tail - t->head;
+      if (t->head > 0 && live <= t->fcap / 2)
+        {
+          /* Slide the live part down rather than grow. */
+          memmove (t->fifo, t->fifo + t->head, live * sizeof *t->fifo);
+          t->head = 0;
+          t->tail = live;
+        }
+      else
+        {
+          size_t cap = t->fcap ? t->fcap * 2 : 1024;
+          struct coro_timer *f = realloc (t->fifo, cap * sizeof *f);
+          if (!f)
+            return -1;
+          t->fifo = f;
+          t->fcap = cap;
+        }
+    }
+  t->fifo[t->tail++] = (struct coro_timer){ deadline, c };
+  return 0;
+}
+
 int
 coro_timer_add (struct coro_timers *t, uint64_t deadline, struct coro *c)
 {
+  if (t->head == t->tail || deadline >= t->fifo[t->tail - 1].deadline)
+    return fifo_push (t, deadline, c);
   if (t->n == t->cap)
     {
       size_t cap = t->cap ? t->cap * 2 : 1024;
@@ -76,26 +112,40 @@ coro_timers_run (struct coro_worker *w, uint64_t now)
 {
   struct coro_timers *t = &w->timers;
   int n = 0;
-  while (t->n && t->heap[0].deadline <= now)
+  for (;;)
     {
-      coro_ready (pop_min (t));
+      int from_fifo = t->head < t->tail && t->fifo[t->head].deadline <= now
+                      && (!t->n || t->fifo[t->head].deadline <= t->heap[0].deadline);
+      if (from_fifo)
+        coro_ready (t->fifo[t->head++].c);
+      else if (t->n && t->heap[0].deadline <= now)
+        coro_ready (pop_min (t));
+      else
+        break;
       n++;
     }
+  if (t->head == t->tail)
+    t->head = t->tail = 0;
   return n;
 }
 
 int64_t
 coro_timers_next (struct coro_timers *t, uint64_t now)
 {
-  if (!t->n)
+  uint64_t d;
+  if (!t->n && t->head == t->tail)
     return -1;
-  return t->heap[0].deadline <= now ? 0 : (int64_t) (t->heap[0].deadline - now);
+  d = t->n ? t->heap[0].deadline : UINT64_MAX;
+  if (t->head < t->tail && t->fifo[t->head].deadline < d)
+    d = t->fifo[t->head].deadline;
+  return d <= now ? 0 : (int64_t) (d - now);
 }
 
 void
 coro_timers_free (struct coro_timers *t)
 {
   free (t->heap);
-  t->heap = NULL;
-  t->n = t->cap = 0;
+  free (t->fifo);
+  t->heap = t->fifo = NULL;
+  t->n = t->cap = t->head = t->tail = t->fcap = 0;
 }
