@@ -14,8 +14,16 @@
 
 #include "coro-internal.h"
 
+#ifdef LAB_VALGRIND
+#include <valgrind/valgrind.h>
+#else
+#define RUNNING_ON_VALGRIND 0
+#endif
+
 #define N 1500
-#define STEP_NS 100000 /* deadlines at least 100 us apart */
+/* Deadlines at least this far apart: 100 us, or 2 ms under valgrind, where the
+   gap between a sleeper reading the clock and the runtime reading it grows. */
+#define STEP_NS (RUNNING_ON_VALGRIND ? 2000000u : 100000u)
 
 static struct coro_wg wg = CORO_WG_INIT;
 static uint64_t deadline[N], woke[N];
@@ -101,6 +109,8 @@ test_mixed_epoll (void **state)
 static void
 test_mixed_io_uring (void **state)
 {
+  if (RUNNING_ON_VALGRIND)
+    skip (); /* valgrind 3.19 hangs in io_uring waits (see coro-io) */
   mixed_slots ();
   run ("io_uring");
 }
