@@ -179,6 +179,12 @@ claim_c2 (FILE *f, const struct lab_agg *agg, int n)
           human_bytes (k, sizeof (k), best->kernel_per_task);
           fprintf (f, "%s%s at n=%ld: RSS %s/task, cgroup %s/task (kernel %s/task)", any ? "; " : "", variants[v],
                    best->n, a, b, k);
+          if (wnum (best, "spawn_ns_per_task") > 0)
+            fprintf (f, ", spawned in %.2f s (%.0f ns/task", wnum (best, "spawn_s"), wnum (best, "spawn_ns_per_task"));
+          if (wnum (best, "spawn_ns_per_task") > 0 && wnum (best, "page_first_touch_ns") > 0)
+            fprintf (f, "; a first-touch page fault costs %.0f ns here", wnum (best, "page_first_touch_ns"));
+          if (wnum (best, "spawn_ns_per_task") > 0)
+            fprintf (f, ")");
           any = 1;
         }
       if (stop)

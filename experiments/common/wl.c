@@ -20,6 +20,7 @@
 #include <getopt.h>
 #include <json.h>
 #include <limits.h>
+#include <sys/mman.h>
 #include <pthread.h>
 #include <linux/futex.h>
 #include <math.h>
@@ -685,4 +686,23 @@ wl_thread_stack_bytes (const struct wl_args *a, long def)
   if (s < min)
     s = min;
   return (s + page - 1) / page * page;
+}
+
+double
+wl_first_touch_ns (size_t pages)
+{
+  long page = sysconf (_SC_PAGESIZE);
+  size_t len = pages * (size_t) page;
+  char *m = mmap (NULL, len, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS | MAP_NORESERVE, -1, 0);
+  uint64_t t0;
+
+  if (m == MAP_FAILED || pages == 0)
+    return -1;
+  madvise (m, len, MADV_NOHUGEPAGE); /* one fault per page, as a task's stack page takes */
+  t0 = wl_now_ns ();
+  for (size_t i = 0; i < pages; i++)
+    m[i * (size_t) page] = 1;
+  double ns = (double) (wl_now_ns () - t0) / (double) pages;
+  munmap (m, len);
+  return ns;
 }

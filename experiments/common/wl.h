@@ -76,6 +76,12 @@ int wl_main (int argc, char **argv, const char *experiment, const struct wl_vari
    PTHREAD_STACK_MIN, rounded up to whole pages. */
 long wl_thread_stack_bytes (const struct wl_args *a, long def);
 
+/* Mean cost in ns of the first write to a fresh anonymous page, measured now
+   over `pages` pages (mmap, touch each, munmap); -1 on failure.  A parked
+   task with its own stack touches at least one such page, so this is the
+   floor under its spawn cost on this machine. */
+double wl_first_touch_ns (size_t pages);
+
 /* Monotonic ns. */
 uint64_t wl_now_ns (void);
 

@@ -120,6 +120,7 @@ run (const struct wl_args *a, struct wl_report *r, bool copystack)
   wl_report_int (r, "arena_bytes", (int64_t) st.arena_bytes);
   wl_report_int (r, "done", parked);
   wl_report_num (r, "spawn_s", spawn_s);
+  wl_report_num (r, "page_first_touch_ns", wl_first_touch_ns (4096)); /* the floor under spawn_ns_per_task */
   wl_report_num (r, "spawn_ns_per_task", parked ? spawn_s * 1e9 / (double) parked : 0);
   wl_report_int (r, "rss_bytes", rss);
   wl_report_int (r, "vss_bytes", vss);

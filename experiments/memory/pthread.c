@@ -103,6 +103,7 @@ memory_pthread (const struct wl_args *a, struct wl_report *r)
   wl_report_int (r, "stack_bytes", stack);
   wl_report_int (r, "done", created);
   wl_report_num (r, "spawn_s", (double) (t_parked - t0) / 1e9);
+  wl_report_num (r, "page_first_touch_ns", wl_first_touch_ns (4096)); /* the floor under spawn_ns_per_task */
   wl_report_num (r, "spawn_ns_per_task", created ? (double) (t_parked - t0) / (double) created : 0);
   wl_report_int (r, "rss_bytes", rss);
   wl_report_int (r, "vss_bytes", vss);
