@@ -52,6 +52,7 @@ struct run_opts
   const char *profile;
   double timeout_s;
   char *wl_opts[17];       /* --opt KEY=VALUE, passed to every workload */
+  const char *backend, *stack;
   int n_wl_opts;
 };
 
@@ -60,7 +61,8 @@ usage (FILE *f)
 {
   fprintf (f,
            "usage: lab run EXPERIMENT... [--scale quick|full|N[,N...]] [--variants A,B] [--repeat K]\n"
-           "               [--out DIR] [--profile FILE] [--timeout SECONDS] [--opt KEY=VALUE]...\n"
+           "               [--out DIR] [--profile FILE] [--timeout SECONDS] [--backend io_uring|epoll]\n"
+           "               [--stack SIZE] [--opt KEY=VALUE]...\n"
            "       lab run --resume DIR\n\n"
            "Runs every (variant, n, repeat) point of each EXPERIMENT (or `all`) in its own sandbox,\n"
            "writes DIR/summary.csv, DIR/points/*.json and DIR/meta.json, renders DIR/plots/ and\n"
@@ -68,7 +70,8 @@ usage (FILE *f)
            "pointing at it.  --scale: `quick` (default), `full`, or task counts such as 1000,1M.\n"
            "--profile: sandbox profile for every point (default: the experiment's, normally\n"
            "containers/default.json).  --resume DIR: run the points DIR does not have yet.\n"
-           "--opt KEY=VALUE: passed to every workload (e.g. guard=none, stack=16K, join=after;\n"
+           "--backend: the coroutine runtime's I/O backend; --stack: task stack size (both variants).\n"
+           "--opt KEY=VALUE: passed to every workload (e.g. guard=none, join=after;\n"
            "see README.md).\n"
            "Exit 0 when every point ran (points ending oom, limit, timeout, seccomp or crashed are\n"
            "data); 1 on harness errors; 2 on bad use.  `lab list` shows experiments and variants.\n");
@@ -133,7 +136,8 @@ parse_args (int argc, char **argv, struct run_opts *o, lab_error_t *err)
     { "variants", required_argument, 0, 'v' }, { "repeat", required_argument, 0, 'r' },
     { "out", required_argument, 0, 'o' },    { "profile", required_argument, 0, 'p' },
     { "timeout", required_argument, 0, 't' }, { "resume", required_argument, 0, 'R' },
-    { "opt", required_argument, 0, 'O' },
+    { "opt", required_argument, 0, 'O' },     { "backend", required_argument, 0, 'B' },
+    { "stack", required_argument, 0, 'S' },
     { 0, 0, 0, 0 },
   };
   int c;
@@ -143,7 +147,7 @@ parse_args (int argc, char **argv, struct run_opts *o, lab_error_t *err)
   o->repeat = 1;
   optind = 1;
   opterr = 0;
-  while ((c = getopt_long (argc, argv, ":hs:v:r:o:p:t:R:O:", opts, NULL)) != -1)
+  while ((c = getopt_long (argc, argv, ":hs:v:r:o:p:t:R:O:B:S:", opts, NULL)) != -1)
     switch (c)
       {
       case 'h': usage (stdout); exit (0);
@@ -174,6 +178,21 @@ parse_args (int argc, char **argv, struct run_opts *o, lab_error_t *err)
           return lab_usage_error (err, "--opt: at most 16");
         o->wl_opts[o->n_wl_opts++] = optarg;
         break;
+      case 'B':
+        if (strcmp (optarg, "io_uring") && strcmp (optarg, "epoll"))
+          return lab_usage_error (err, "--backend: `%s` is not `io_uring` or `epoll`", optarg);
+        o->backend = optarg;
+        break;
+      case 'S':
+        {
+          int64_t sz;
+          if (lab_parse_size (optarg, "--stack", &sz, err) < 0)
+            return -1;
+          if (sz < 4096 || sz > (1 << 30))
+            return lab_usage_error (err, "--stack: `%s` is out of range 4K..1G", optarg);
+          o->stack = optarg;
+          break;
+        }
       case 'R': return lab_usage_error (err, "--resume DIR must be used alone");
       case ':': return lab_usage_error (err, "option `%s` needs a value", argv[optind - 1]);
       default: return lab_usage_error (err, "unknown option `%s` (see `lab run --help`)", argv[optind - 1]);
@@ -422,7 +441,7 @@ run_points (struct run_opts *o, struct profile_cache *pc, struct json_object *po
         for (int v = 0; x->variants[v] && ret == 0; v++)
           for (int r = 1; r <= o->repeat && ret == 0; r++)
             {
-              struct lab_point pt = { x, x->variants[v], ns[i], r, "", o->wl_opts };
+              struct lab_point pt = { x, x->variants[v], ns[i], r, "", o->wl_opts, o->backend, o->stack };
               const char *ppath = profile_path (o, x, v);
               const struct lab_profile *prof;
               struct json_object *res = NULL;

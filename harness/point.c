@@ -198,6 +198,16 @@ lab_point_run (const struct lab_point *pt, const struct lab_profile *profile, co
 
   snprintf (wl, sizeof (wl), "%s/wl-%s", lab_bin_dir (), pt->exp->name);
   snprintf (nbuf, sizeof (nbuf), "%ld", pt->n);
+  if (pt->backend)
+    {
+      argv[argc++] = (char *) "--backend";
+      argv[argc++] = (char *) pt->backend;
+    }
+  if (pt->stack)
+    {
+      argv[argc++] = (char *) "--stack";
+      argv[argc++] = (char *) pt->stack;
+    }
   for (char *const *kv = pt->wl_opts; kv && *kv && argc < 60; kv++)
     {
       argv[argc++] = (char *) "--opt";

@@ -21,6 +21,8 @@ struct lab_point
   int repeat;           /* 1-based */
   char id[160];         /* <experiment>-<variant>-n<N>-r<K> */
   char *const *wl_opts; /* KEY=VALUE passed to the workload as --opt; NULL-terminated, may be NULL */
+  const char *backend;  /* coroutine I/O backend (--backend), NULL = the workload's default */
+  const char *stack;    /* stack size (--stack), NULL = the variant's default */
 };
 
 /* Runs the point and writes its JSON; *out gets the point object (owned by the caller).
