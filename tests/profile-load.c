@@ -17,20 +17,7 @@
 
 #include "profile.h"
 #include "utils.h"
-
-static char dir[4096];
-
-/* Writes `text` to $LAB_TMP/<name> and returns the path (static buffer). */
-static const char *
-write_tmp (const char *name, const char *text)
-{
-  static char path[4200];
-  lab_error_t err = NULL;
-
-  snprintf (path, sizeof (path), "%s/%s", dir, name);
-  assert_int_equal (lab_write_file_atomic (path, text, strlen (text), &err), 0);
-  return path;
-}
+#include "lab-test.h"
 
 /* Loads `text` expecting a usage error whose message holds every string in `needles`. */
 static void
@@ -216,11 +203,7 @@ main (void)
     cmocka_unit_test (test_minimal_and_json), cmocka_unit_test (test_malformed_json),
     cmocka_unit_test (test_field_errors),     cmocka_unit_test (test_missing_file),
   };
-  const char *tmp = getenv ("LAB_TMP");
-
-  if (tmp)
-    snprintf (dir, sizeof (dir), "%s", tmp);
-  else if (mkdtemp (strcpy (dir, "/tmp/lab-profile-XXXXXX")) == NULL)
+  if (lab_test_dir_init ("profile") < 0)
     return 1;
   return cmocka_run_group_tests (tests, NULL, NULL);
 }

@@ -18,19 +18,7 @@
 
 #include "seccomp-profile.h"
 #include "utils.h"
-
-static char dir[4096];
-
-static const char *
-write_tmp (const char *name, const char *text)
-{
-  static char path[4200];
-  lab_error_t err = NULL;
-
-  snprintf (path, sizeof (path), "%s/%s", dir, name);
-  assert_int_equal (lab_write_file_atomic (path, text, strlen (text), &err), 0);
-  return path;
-}
+#include "lab-test.h"
 
 /* Runs lab_seccomp_load (not quiet) with stderr captured into `warn`. */
 static int
@@ -41,7 +29,7 @@ load_capturing (const char *path, char *warn, size_t len, lab_error_t *err)
   int saved = dup (2), fd, ret;
   ssize_t n;
 
-  snprintf (wpath, sizeof (wpath), "%s/stderr.txt", dir);
+  snprintf (wpath, sizeof (wpath), "%s/stderr.txt", lab_test_dir);
   fd = open (wpath, O_RDWR | O_CREAT | O_TRUNC, 0600);
   assert_true (fd >= 0 && saved >= 0);
   fflush (stderr);
@@ -244,11 +232,7 @@ main (void)
     cmocka_unit_test (test_errors),
     cmocka_unit_test (test_rule_equal_to_default_is_skipped),
   };
-  const char *tmp = getenv ("LAB_TMP");
-
-  if (tmp)
-    snprintf (dir, sizeof (dir), "%s", tmp);
-  else if (mkdtemp (strcpy (dir, "/tmp/lab-seccomp-XXXXXX")) == NULL)
+  if (lab_test_dir_init ("seccomp") < 0)
     return 1;
   return cmocka_run_group_tests (tests, NULL, NULL);
 }

@@ -77,9 +77,7 @@ run (const struct wl_args *a, struct wl_report *r, bool copystack)
   double hold = a->duration_s > 0 ? a->duration_s : 1.0;
   flags = copystack ? CORO_COPYSTACK : 0;
   long rss0 = wl_proc_status_kb ("VmRSS");
-  const char *guard_opt = wl_opt (a, "guard", "auto");
-  cfg.guard = strcmp (guard_opt, "none") == 0 ? CORO_GUARD_NONE
-              : strcmp (guard_opt, "mprotect") == 0 ? CORO_GUARD_MPROTECT : CORO_GUARD_AUTO;
+  cfg.guard = coro_guard_parse (wl_opt (a, "guard", "auto"));
   if (coro_runtime_start (&cfg, err, sizeof err) < 0)
     return wl_report_error (r, err);
   coro_dump_on_signal (SIGUSR1); /* kill -USR1 PID: live coroutines and their states on stderr */

@@ -44,6 +44,8 @@ enum coro_guard
   CORO_GUARD_NONE,     /* canary only */
   CORO_GUARD_MPROTECT, /* PROT_NONE page below each stack: 2 VMAs per stack */
 };
+/* "none" and "mprotect" name their modes; anything else (e.g. "auto") is AUTO. */
+enum coro_guard coro_guard_parse (const char *name);
 
 struct coro_config
 {

@@ -370,3 +370,13 @@ coro_pools_walk (void (*fn) (struct coro *c, void *arg), void *arg)
   walk_pool (&stack_pool, fn, arg);
   walk_pool (&obj_pool, fn, arg);
 }
+
+enum coro_guard
+coro_guard_parse (const char *name)
+{
+  if (name && strcmp (name, "none") == 0)
+    return CORO_GUARD_NONE;
+  if (name && strcmp (name, "mprotect") == 0)
+    return CORO_GUARD_MPROTECT;
+  return CORO_GUARD_AUTO;
+}

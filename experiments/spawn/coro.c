@@ -76,9 +76,7 @@ spawn_coro (const struct wl_args *a, struct wl_report *r)
   if (!lat)
     return wl_report_error (r, "allocating the latency array: out of memory");
   uint64_t t_start = wl_now_ns ();
-  const char *guard_opt = wl_opt (a, "guard", "auto");
-  cfg.guard = strcmp (guard_opt, "none") == 0 ? CORO_GUARD_NONE
-              : strcmp (guard_opt, "mprotect") == 0 ? CORO_GUARD_MPROTECT : CORO_GUARD_AUTO;
+  cfg.guard = coro_guard_parse (wl_opt (a, "guard", "auto"));
   if (coro_runtime_start (&cfg, err, sizeof err) < 0)
     return wl_report_error (r, err);
   coro_dump_on_signal (SIGUSR1); /* kill -USR1 PID: live coroutines and their states on stderr */
