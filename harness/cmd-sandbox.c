@@ -148,6 +148,9 @@ apply_overrides (const struct opts *o, struct lab_profile *p, lab_error_t *err)
 {
   if (o->memory_max && lab_parse_size (o->memory_max, "--memory-max", &p->limits.memory_max, err) < 0)
     return -1;
+  if (o->memory_max && p->limits.memory_max < (1 << 20))
+    return lab_usage_error (err, "`--memory-max`: `%s` is below the minimum 1M (no process starts in it)",
+                            o->memory_max);
   if (o->pids_max && parse_pids (o->pids_max, &p->limits.pids_max, err) < 0)
     return -1;
   if (o->cpus)

@@ -236,6 +236,9 @@ parse_limits (struct json_object *root, struct lab_limits *l, lab_error_t *err)
       || get_count_or_max (limits, "limits", "pids.max", &l->pids_max, err) < 0
       || parse_cpu_max (limits, l, err) < 0 || parse_cpuset (limits, l, err) < 0)
     return -1;
+  if (l->memory_max != LAB_LIMIT_UNSET && l->memory_max < (1 << 20))
+    return lab_usage_error (err, "`limits.memory.max`: %lld bytes is below the minimum 1M (no process starts in it)",
+                            (long long) l->memory_max);
   if (json_object_object_get_ex (limits, "memory.oom.group", &v) && v != NULL)
     {
       if (json_object_is_type (v, json_type_boolean))

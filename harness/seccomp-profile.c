@@ -128,6 +128,17 @@ static const char *const archmap_keys[] = { "architecture", "subArchitectures", 
 
 /* ---- actions ------------------------------------------------------------ */
 
+/* Action names without an errno return (a name is checked before its errnoRet). */
+#define KNOWN_ACTIONS " SCMP_ACT_KILL SCMP_ACT_KILL_THREAD SCMP_ACT_KILL_PROCESS SCMP_ACT_TRAP SCMP_ACT_ALLOW SCMP_ACT_LOG SCMP_ACT_NOTIFY "
+
+static int
+known_action (const char *name)
+{
+  char word[80];
+  snprintf (word, sizeof word, " %s ", name);
+  return strstr (KNOWN_ACTIONS, word) != NULL;
+}
+
 /* Parses an action name; `errno_ret` < 0 when the profile gave none. */
 static int
 parse_action (const char *path, const char *name, int64_t errno_ret, uint32_t *out, lab_error_t *err)
@@ -140,7 +151,7 @@ parse_action (const char *path, const char *name, int64_t errno_ret, uint32_t *o
     *out = SCMP_ACT_ERRNO (has_ret ? (uint16_t) errno_ret : EPERM);
   else if (strcmp (name, "SCMP_ACT_TRACE") == 0)
     *out = SCMP_ACT_TRACE (has_ret ? (uint16_t) errno_ret : EPERM);
-  else if (has_ret)
+  else if (has_ret && known_action (name))
     return lab_usage_error (err, "`%s`: an errno return only goes with SCMP_ACT_ERRNO or SCMP_ACT_TRACE, "
                             "not `%s`", path, name);
   else if (strcmp (name, "SCMP_ACT_KILL") == 0 || strcmp (name, "SCMP_ACT_KILL_THREAD") == 0)

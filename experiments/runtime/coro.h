@@ -76,6 +76,9 @@ struct coro;
 struct coro *coro_self (void); /* NULL outside coroutines */
 void coro_yield (void);
 int coro_sleep_ns (uint64_t ns);
+/* Parks until CLOCK_MONOTONIC reaches `deadline` (ns, as coro_now_ns). */
+int coro_sleep_until_ns (uint64_t deadline);
+uint64_t coro_now_ns (void);
 
 /* fd I/O that parks only the calling coroutine.  Outside a coroutine these
    fall back to the plain blocking call. */

@@ -631,7 +631,19 @@ coro_sleep_ns (uint64_t ns)
         ;
       return 0;
     }
-  if (coro_timer_add (&self->w->timers, coro_now_ns () + ns, self) < 0)
+  return coro_sleep_until_ns (coro_now_ns () + ns);
+}
+
+int
+coro_sleep_until_ns (uint64_t deadline)
+{
+  struct coro *self = coro_self ();
+  if (!self)
+    {
+      uint64_t now = coro_now_ns ();
+      return now < deadline ? coro_sleep_ns (deadline - now) : 0;
+    }
+  if (coro_timer_add (&self->w->timers, deadline, self) < 0)
     return -1;
   coro_park (self, NULL, "sleep");
   return 0;
