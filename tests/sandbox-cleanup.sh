@@ -18,15 +18,21 @@ no_procs() {
   fi
 }
 
+# Waits (up to 10 s, for a loaded machine) until the sandboxed sleeper runs.
+wait_workload() {
+  i=0
+  while ! pgrep -f "^/bin/sh $TMP/sleeper.sh" >/dev/null && [ $i -lt 100 ]; do sleep 0.1; i=$((i + 1)); done
+  pgrep -f "^/bin/sh $TMP/sleeper.sh" >/dev/null || fail "$1: workload did not start"
+}
+
 # 1. normal run
 "$LAB" sandbox --json /dev/null -- /bin/true & pid=$!; wait $pid || fail "normal run"
 no_lab_cgroups $pid
 
 # 2. SIGKILL of the workload (pid 1 of the sandbox, seen from the host)
 "$LAB" sandbox --json "$TMP/k.json" -- "$TMP/sleeper.sh" & pid=$!
-sleep 0.5
+wait_workload "SIGKILL of the workload"
 w=$(pgrep -f "^/bin/sh $TMP/sleeper.sh")
-[ -n "$w" ] || fail "workload not found"
 [ "$(pgrep -f "^sleep $secs" | wc -l)" = 2 ] || fail "workload's children not found"
 kill -9 $w
 wait $pid; rc=$?
@@ -36,7 +42,7 @@ no_lab_cgroups $pid; no_procs "SIGKILL of the workload"
 
 # 3. SIGTERM of the harness: it kills the point and removes its cgroups
 "$LAB" sandbox --json /dev/null -- "$TMP/sleeper.sh" & pid=$!
-sleep 0.5
+wait_workload "SIGTERM of the harness"
 kill -TERM $pid; wait $pid; rc=$?
 [ $rc = 143 ] || fail "SIGTERM harness: exit $rc"
 no_lab_cgroups $pid; no_procs "SIGTERM of the harness"
@@ -44,7 +50,7 @@ no_lab_cgroups $pid; no_procs "SIGTERM of the harness"
 # 4. SIGKILL of the harness: the workload dies with it (PDEATHSIG on pid 1),
 #    its cgroups stay until the next run removes them.
 "$LAB" sandbox --json /dev/null -- "$TMP/sleeper.sh" & pid=$!
-sleep 0.5
+wait_workload "SIGKILL of the harness"
 [ -n "$(find /sys/fs/cgroup -name "lab-$pid")" ] || fail "no lab-$pid cgroup while running"
 kill -KILL $pid; wait $pid 2>/dev/null
 no_procs "SIGKILL of the harness"
