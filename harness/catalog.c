@@ -37,6 +37,27 @@ const struct lab_experiment lab_experiments[] = {
   { NULL, NULL, NULL, NULL, NULL, NULL, NULL, NULL, NULL, 0, 0 },
 };
 
+static const char *const guard_values[] = { "auto", "none", "mprotect", NULL };
+static const char *const join_values[] = { "reaper", "after", NULL };
+static const char *const pin_values[] = { "same", "split", "none", NULL };
+
+const struct lab_wl_opt lab_wl_opts[] = {
+  { "guard", guard_values, "coroutine stack guards: auto (MADV_GUARD_INSTALL where available), none, mprotect" },
+  { "join", join_values, "spawn/pthread: reaper joins threads as they end; after: create all, then join" },
+  { "pin", pin_values, "switch/pthread: both threads on one CPU (same), on two (split), or not pinned" },
+  { "file", NULL, "seccomp: the file the probes open" },
+  { NULL, NULL, NULL },
+};
+
+const struct lab_wl_opt *
+lab_wl_opt_find (const char *key)
+{
+  for (const struct lab_wl_opt *o = lab_wl_opts; o->key; o++)
+    if (strcmp (o->key, key) == 0)
+      return o;
+  return NULL;
+}
+
 const struct lab_experiment *
 lab_experiment_find (const char *name)
 {

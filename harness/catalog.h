@@ -35,6 +35,17 @@ enum
   LAB_PLOT_NS_PER_OP = 8,
 };
 
+/* Workload options `lab run --opt KEY=VALUE` accepts, with their values
+   (NULL = any value). */
+struct lab_wl_opt
+{
+  const char *key;
+  const char *const *values;
+  const char *help;
+};
+extern const struct lab_wl_opt lab_wl_opts[];
+const struct lab_wl_opt *lab_wl_opt_find (const char *key);
+
 extern const struct lab_experiment lab_experiments[];
 const struct lab_experiment *lab_experiment_find (const char *name);
 size_t lab_experiment_count (void);

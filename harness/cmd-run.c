@@ -128,6 +128,31 @@ parse_scale (struct run_opts *o, const char *s, lab_error_t *err)
   return 0;
 }
 
+/* KEY=VALUE must name a known workload option and one of its values. */
+static int
+check_wl_opt (const char *kv, lab_error_t *err)
+{
+  const char *eq = strchr (kv, '=');
+  char key[64], known[256] = "";
+  const struct lab_wl_opt *opt;
+
+  snprintf (key, sizeof (key), "%.*s", (int) (eq - kv), kv);
+  if ((opt = lab_wl_opt_find (key)) == NULL)
+    {
+      for (const struct lab_wl_opt *k = lab_wl_opts; k->key; k++)
+        snprintf (known + strlen (known), sizeof (known) - strlen (known), "%s%s", known[0] ? ", " : "", k->key);
+      return lab_usage_error (err, "--opt: unknown option `%s` (known: %s)", key, known);
+    }
+  for (const char *const *v = opt->values; v && *v; v++)
+    if (strcmp (*v, eq + 1) == 0)
+      return 0;
+  if (opt->values == NULL && eq[1])
+    return 0;
+  for (const char *const *v = opt->values; v && *v; v++)
+    snprintf (known + strlen (known), sizeof (known) - strlen (known), "%s%s", known[0] ? ", " : "", *v);
+  return lab_usage_error (err, "--opt: `%s` is not a value of `%s` (%s)", eq + 1, key, known[0] ? known : "needs a value");
+}
+
 static int
 parse_args (int argc, char **argv, struct run_opts *o, lab_error_t *err)
 {
@@ -174,6 +199,8 @@ parse_args (int argc, char **argv, struct run_opts *o, lab_error_t *err)
       case 'O':
         if (strchr (optarg, '=') == NULL || optarg[0] == '=')
           return lab_usage_error (err, "--opt: expected KEY=VALUE, got `%s`", optarg);
+        if (check_wl_opt (optarg, err) < 0)
+          return -1;
         if (o->n_wl_opts == 16)
           return lab_usage_error (err, "--opt: at most 16");
         o->wl_opts[o->n_wl_opts++] = optarg;

@@ -26,7 +26,7 @@ struct lab_agg
   double wall_med, wall_min, wall_max;
   double rss_per_task, cg_per_task, kernel_per_task; /* bytes; <0 = not measured */
   double ops_per_s, p50_ns, p99_ns;                  /* <0 = not measured */
-  struct json_object *workload;                      /* of the median repeat; borrowed */
+  struct json_object *workload;                      /* of the repeat with the median wall; borrowed */
 };
 
 /* Groups the points (array of point objects) into aggregates, in plan order. */
