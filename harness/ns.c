@@ -1,6 +1,8 @@
 /*
  * ns.c - what the sandbox child does to its namespaces before exec (called by
- * sandbox.c's child, see sandbox.h step 4).  The child is cloned into new
+ * sandbox.c's child, see sandbox.h step 4): lab_ns_setup_child in the child
+ * (the sandbox's init, pid 1), lab_ns_setup_fds in the workload it forks.
+ * The child is cloned into new
  * pid, mount, net, ipc and uts namespaces; the cgroup namespace is unshared
  * here, after the parent moved the child into its cgroup, so the workload's
  * /proc/self/cgroup reads `/`.  Every step is one small function, so an error
@@ -119,8 +121,8 @@ setup_mounts (int flags, long host_pid_max, lab_error_t *err)
   return 0;
 }
 
-static int
-setup_fds (const struct lab_ns_config *c, lab_error_t *err)
+int
+lab_ns_setup_fds (const struct lab_ns_config *c, lab_error_t *err)
 {
   if (c->stdout_fd >= 0 && dup2 (c->stdout_fd, 1) < 0)
     return lab_error (err, errno, "redirecting stdout");
@@ -159,5 +161,5 @@ lab_ns_setup_child (const struct lab_ns_config *c, lab_error_t *err)
         return lab_error (err, errno, "setting rlimit %d to %llu/%llu", c->rlimits[i].resource,
                           (unsigned long long) rl.rlim_cur, (unsigned long long) rl.rlim_max);
     }
-  return setup_fds (c, err);
+  return 0;
 }

@@ -17,11 +17,14 @@ struct lab_ns_config
   long host_pid_max;            /* the harness's kernel.pid_max, for a namespaced pid_max */
 };
 
-/* In the child, after it is in its cgroup: cgroup namespace (unshared here, so
-   its root is the point's cgroup), / made rprivate, fresh /proc (new pid ns)
-   and /sys (new net ns), `lo` up, hostname, rlimits, stdout/stderr, every other
-   fd marked close-on-exec.  Errors say which step failed. */
+/* In the child (the sandbox's init, pid 1), after it is in its cgroup: cgroup
+   namespace (unshared here, so its root is the point's cgroup), / made
+   rprivate, fresh /proc (new pid ns) and /sys (new net ns), `lo` up, hostname,
+   rlimits (inherited by the workload it forks).  Errors say which step failed. */
 int lab_ns_setup_child (const struct lab_ns_config *c, lab_error_t *err);
+/* In the workload process, before its exec: stdout/stderr, every other fd
+   marked close-on-exec. */
+int lab_ns_setup_fds (const struct lab_ns_config *c, lab_error_t *err);
 /* Brings the loopback interface of the current net namespace up. */
 int lab_ns_loopback_up (lab_error_t *err);
 

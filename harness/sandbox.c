@@ -3,22 +3,33 @@
  * reaping, classification, cleanup (the steps are listed in sandbox.h).
  *
  * Processes and pipes:
- *   harness --clone(new pid/mount/net/ipc/uts ns)--> child (pid 1 inside)
- *     `go` pipe    harness -> child: one byte = "you are in your cgroup, go on".
- *                  EOF instead means the harness died: the child exits.
- *     `fail` pipe  child -> harness, close-on-exec: EOF = exec succeeded; a
- *                  record {errno, message} = a setup step failed.
- *   The child sets PR_SET_PDEATHSIG(SIGKILL): if the harness is SIGKILLed the
- *   child dies, and with it (pid 1) its whole pid namespace; the cgroups the
+ *   harness --clone(new pid/mount/net/ipc/uts ns)--> child = init (pid 1 inside)
+ *     --fork--> workload (pid 2 inside), which execs the command.
+ *   A pid 1 drops the signals it has no handler for that come from its own
+ *   namespace (kill -SEGV $$, abort()), so the command is not pid 1: init
+ *   forwards SIGTERM/SIGINT/SIGHUP/SIGUSR1/SIGUSR2 to it, reaps orphans and
+ *   exits when the workload ends.
+ *     `go` pipe     harness -> init: one byte = "you are in your cgroup, go on".
+ *                   EOF instead means the harness died: init exits.
+ *     `fail` pipe   init/workload -> harness, close-on-exec (init closes its
+ *                   end after the fork): EOF = exec succeeded; a record
+ *                   {errno, message} = a setup step failed.
+ *     `report` pipe workload -> harness: its host pid (before exec);
+ *                   init -> harness: the workload's wait status, which is
+ *                   what the point is classified by.  Without it (init itself
+ *                   SIGKILLed: timeout, oom) init's status is used.
+ *   Init sets PR_SET_PDEATHSIG(SIGKILL): if the harness is SIGKILLed init
+ *   dies, and with it (pid 1) its whole pid namespace; the cgroups the
  *   harness leaves are removed by the next harness (cgroup.c).
  *
- * Waiting: a pidfd of the child is polled with the sampling period as the
+ * Waiting: a pidfd of init is polled with the sampling period as the
  * timeout; each wake-up samples /proc/<pid>/status of every process in the
- * cgroup and the cgroup's memory, and checks the deadline.  Reaping is wait4
- * (rusage of the child and of the descendants it reaped).
+ * cgroup but init (a copy of the harness) and the cgroup's memory, and
+ * checks the deadline.  Reaping is wait4 on init (rusage of init and of the
+ * descendants it reaped: the workload and its orphans).
  *
  * Seccomp: the filter is built from the profile in the harness (libseccomp
- * allocates; the child only loads it, as its last step before execve).  A
+ * allocates; the workload only loads it, as its last step before execve).  A
  * process killed by a seccomp KILL action leaves an audit record (type=1326):
  * the harness reads it from the audit multicast group (netlink, read-only,
  * no rate limit) and, failing that, from /dev/kmsg where the kernel prints
@@ -31,8 +42,8 @@
  * a user-notification filter instead: every syscall of the sandbox stops
  * until the harness has recorded its number and answered "continue"
  * (SECCOMP_USER_NOTIF_FLAG_CONTINUE).  Nothing is denied in that mode.  The
- * listener fd is taken from the child with pidfd_getfd while the child waits
- * on its first notified syscall; syscalls before the workload's execve are
+ * listener fd is taken from the workload (its pid from the report pipe) with
+ * pidfd_getfd while it waits on its first notified syscall; syscalls before the workload's execve are
  * the harness's own and are not recorded.
  */
 #include <errno.h>
@@ -90,13 +101,22 @@ struct child_args
   scmp_filter_ctx filter;
   int notify;             /* seccomp-log mode: filter is a notify filter */
   char *const *envp;
-  int go_fd, fail_fd;
+  int go_fd, fail_fd, report_fd;
+  int proc_fd;            /* the harness's /proc: the workload reads its host pid there */
 };
 
 struct fail_msg
 {
   int errno_;
   char msg[500];
+};
+
+/* A record on the `report` pipe (workload or init -> harness). */
+enum { REPORT_PID = 1, REPORT_STATUS };
+struct report_msg
+{
+  int kind;
+  int value;              /* REPORT_PID: host pid of the workload; REPORT_STATUS: its wait status */
 };
 
 static void
@@ -109,29 +129,29 @@ child_fail (int fd, lab_error_t *err)
   _exit (127);
 }
 
-static int
-child_main (void *arg)
+/* The workload (pid 2): its own session, its host pid to the harness, fds,
+   the seccomp filter as the last step, exec. */
+static void __attribute__ ((noreturn))
+workload_main (struct child_args *a)
 {
-  struct child_args *a = arg;
   lab_error_t err = NULL;
-  char c;
+  sigset_t none;
+  char buf[32];
 
-  prctl (PR_SET_PDEATHSIG, SIGKILL);
-  /* Own session and process group: kill(0, sig) in the workload signals its
-     process group, which crosses the pid namespace boundary - without this
-     it would reach the harness and the shell that started it. */
+  sigemptyset (&none);
+  sigprocmask (SIG_SETMASK, &none, NULL);
+  /* kill(0, sig) in the workload reaches its own process group, not init. */
   setsid ();
-  sigset_t all;
-  sigemptyset (&all);
-  sigprocmask (SIG_SETMASK, &all, NULL);
-  for (int s = 1; s < NSIG; s++)
-    if (s != SIGKILL && s != SIGSTOP)
-      signal (s, SIG_DFL);
-  /* Wait until the harness has put us in our cgroup. */
-  if (read (a->go_fd, &c, 1) != 1)
-    _exit (125);
-  close (a->go_fd);
-  if (lab_ns_setup_child (&a->ns, &err) < 0)
+  /* `self` in the harness's procfs is our pid in the harness's namespace. */
+  ssize_t n = readlinkat (a->proc_fd, "self", buf, sizeof buf - 1);
+  buf[n > 0 ? n : 0] = '\0';
+  struct report_msg m = { REPORT_PID, n > 0 ? atoi (buf) : -1 };
+  if (write (a->report_fd, &m, sizeof m) != (ssize_t) sizeof m)
+    {
+      lab_error (&err, errno, "reporting the workload's pid");
+      child_fail (a->fail_fd, &err);
+    }
+  if (lab_ns_setup_fds (&a->ns, &err) < 0)
     child_fail (a->fail_fd, &err);
   if (a->filter)
     {
@@ -150,7 +170,73 @@ child_main (void *arg)
   execve (a->spec->argv[0], a->spec->argv, a->envp);
   lab_error (&err, errno, "executing `%s`", a->spec->argv[0]);
   child_fail (a->fail_fd, &err);
-  return 127;
+  _exit (127);
+}
+
+/* The sandbox's init (pid 1 of the new pid namespace).  A pid 1 ignores the
+   signals it has no handler for when they come from its own namespace, so
+   the workload runs as its child: init forwards SIGTERM, SIGINT, SIGHUP,
+   SIGUSR1 and SIGUSR2 to it, reaps every process reparented to it, and when
+   the workload ends writes its wait status on the report pipe and exits. */
+static int
+child_main (void *arg)
+{
+  struct child_args *a = arg;
+  static const int forwarded[] = { SIGTERM, SIGINT, SIGHUP, SIGUSR1, SIGUSR2 };
+  lab_error_t err = NULL;
+  sigset_t all;
+  char c;
+
+  prctl (PR_SET_PDEATHSIG, SIGKILL);
+  /* Own session and process group: a terminal's signals to the harness's
+     group do not reach the sandbox. */
+  setsid ();
+  sigfillset (&all);
+  sigprocmask (SIG_SETMASK, &all, NULL); /* taken with sigwaitinfo below */
+  for (int s = 1; s < NSIG; s++)
+    if (s != SIGKILL && s != SIGSTOP)
+      signal (s, SIG_DFL);
+  /* Wait until the harness has put us in our cgroup. */
+  if (read (a->go_fd, &c, 1) != 1)
+    _exit (125);
+  close (a->go_fd);
+  if (lab_ns_setup_child (&a->ns, &err) < 0)
+    child_fail (a->fail_fd, &err);
+  /* A raw fork: no atfork handlers or libc locks in this clone of the harness. */
+  pid_t w = (pid_t) syscall (SYS_clone, SIGCHLD, 0, 0, 0, 0);
+  if (w < 0)
+    {
+      lab_error (&err, errno, "forking the workload");
+      child_fail (a->fail_fd, &err);
+    }
+  if (w == 0)
+    workload_main (a);
+  /* Only the report pipe stays open: the fail pipe's EOF must mean exec. */
+  if (syscall (SYS_close_range, 3U, (unsigned) a->report_fd - 1, 0) < 0
+      || syscall (SYS_close_range, (unsigned) a->report_fd + 1, ~0U, 0) < 0)
+    {
+      close (a->fail_fd);
+      close (a->proc_fd);
+    }
+  for (;;)
+    {
+      int sig = sigwaitinfo (&all, NULL);
+      if (sig == SIGCHLD)
+        {
+          int st;
+          pid_t p;
+          while ((p = waitpid (-1, &st, WNOHANG)) > 0)
+            if (p == w)
+              {
+                struct report_msg m = { REPORT_STATUS, st };
+                _exit (write (a->report_fd, &m, sizeof m) == (ssize_t) sizeof m ? 0 : 124);
+              }
+          continue;
+        }
+      for (size_t i = 0; i < ARRAY_SIZE (forwarded); i++)
+        if (sig == forwarded[i])
+          kill (w, sig);
+    }
 }
 
 static void
@@ -321,16 +407,22 @@ notify_handle (int fd, struct lab_sandbox_result *res, int *seen_exec)
 
 /* ---- sampling -------------------------------------------------------------- */
 
+/* The processes of the cgroup but `init` (a copy of the harness: its RSS is
+   the harness's, not the workload's). */
 static void
-sample (struct lab_cgroup *cg, pid_t child, struct lab_sandbox_result *res)
+sample (struct lab_cgroup *cg, pid_t init, pid_t workload, struct lab_sandbox_result *res)
 {
   pid_t pids[4096];
-  int n = 0;
+  int n = 0, kept = 0;
   /* Any hierarchy lists the same processes; the first is the memory one. */
   n = lab_cgroup_procs (cg, pids, (int) ARRAY_SIZE (pids));
-  if (n <= 0)
+  for (int i = 0; i < n; i++)
+    if (pids[i] != init)
+      pids[kept++] = pids[i];
+  n = kept;
+  if (n <= 0 && workload > 0)
     {
-      pids[0] = child;
+      pids[0] = workload;
       n = 1;
     }
   struct lab_sample s;
@@ -438,8 +530,10 @@ struct run
   struct lab_sandbox_result *res;
   struct lab_cgroup *cg;
   scmp_filter_ctx filter;
-  pid_t pid;
-  int pidfd, kmsg, audit, go[2], fail[2], notify_fd;
+  pid_t pid;              /* the sandbox's init (pid 1 inside) */
+  pid_t wpid;             /* the workload (pid 2 inside), from the report pipe; 0 = not yet */
+  int wstatus, have_wstatus; /* the workload's wait status, as init reported it */
+  int pidfd, kmsg, audit, go[2], fail[2], report[2], notify_fd, wpidfd, proc_fd;
   void *stack;
   struct lab_rlimit *rlimits;
 };
@@ -453,7 +547,8 @@ run_release (struct run *r)
       waitpid (r->pid, NULL, 0);
     }
   cur_pid = 0;
-  int *fds[] = { &r->pidfd, &r->kmsg, &r->audit, &r->go[0], &r->go[1], &r->fail[0], &r->fail[1], &r->notify_fd };
+  int *fds[] = { &r->pidfd, &r->kmsg, &r->audit, &r->go[0], &r->go[1], &r->fail[0], &r->fail[1],
+                 &r->report[0], &r->report[1], &r->notify_fd, &r->wpidfd, &r->proc_fd };
   for (size_t i = 0; i < ARRAY_SIZE (fds); i++)
     if (*fds[i] >= 0)
       close (take_fd (*fds[i]));
@@ -539,15 +634,21 @@ start_child (struct run *r, lab_error_t *err)
     .filter = r->filter, .notify = spec->seccomp_log,
     .envp = spec->envp ? spec->envp : default_env,
   };
+  r->proc_fd = open ("/proc", O_PATH | O_DIRECTORY | O_CLOEXEC);
+  if (r->proc_fd < 0)
+    return lab_error (err, errno, "opening /proc");
   r->rlimits = calloc ((size_t) p->n_rlimits + 1, sizeof *r->rlimits);
   if (r->rlimits == NULL)
     return lab_error (err, errno, "allocating rlimits");
   clamp_rlimits (p, r->rlimits, r->res);
   a.ns.rlimits = r->rlimits;
-  if (pipe2 (r->go, O_CLOEXEC) < 0 || pipe2 (r->fail, O_CLOEXEC) < 0)
+  if (pipe2 (r->go, O_CLOEXEC) < 0 || pipe2 (r->fail, O_CLOEXEC) < 0 || pipe2 (r->report, O_CLOEXEC) < 0
+      || fcntl (r->report[0], F_SETFL, O_NONBLOCK) < 0)
     return lab_error (err, errno, "pipe");
   a.go_fd = r->go[0];
   a.fail_fd = r->fail[1];
+  a.report_fd = r->report[1];
+  a.proc_fd = r->proc_fd;
   r->stack = mmap (NULL, CHILD_STACK, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS | MAP_STACK, -1, 0);
   if (r->stack == MAP_FAILED)
     {
@@ -563,9 +664,10 @@ start_child (struct run *r, lab_error_t *err)
       return lab_error (err, errno, "clone");
     }
   cur_pid = r->pid;
-  r->res->host_pid = r->pid;
   close (take_fd (r->go[0]));
   close (take_fd (r->fail[1]));
+  close (take_fd (r->report[1]));
+  close (take_fd (r->proc_fd));
   r->pidfd = (int) syscall (SYS_pidfd_open, r->pid, 0);
   if (r->pidfd < 0)
     return lab_error (err, errno, "pidfd_open");
@@ -591,6 +693,21 @@ start_child (struct run *r, lab_error_t *err)
   return 0;
 }
 
+/* Takes what the workload and init have written on the report pipe so far. */
+static void
+report_read (struct run *r)
+{
+  struct report_msg m;
+  while (read (r->report[0], &m, sizeof m) == (ssize_t) sizeof m)
+    if (m.kind == REPORT_PID && m.value > 0)
+      r->res->host_pid = r->wpid = m.value;
+    else if (m.kind == REPORT_STATUS)
+      {
+        r->wstatus = m.value;
+        r->have_wstatus = 1;
+      }
+}
+
 static int
 wait_child (struct run *r, int *wstatus, int *timed_out, lab_error_t *err)
 {
@@ -606,7 +723,13 @@ wait_child (struct run *r, int *wstatus, int *timed_out, lab_error_t *err)
     {
       if (spec->seccomp_log && r->notify_fd < 0)
         {
-          r->notify_fd = notify_grab (r->pid, r->pidfd);
+          /* The filter is the workload's: grab the listener from it. */
+          if (r->wpid <= 0)
+            report_read (r);
+          if (r->wpid > 0 && r->wpidfd < 0)
+            r->wpidfd = (int) syscall (SYS_pidfd_open, r->wpid, 0);
+          if (r->wpidfd >= 0)
+            r->notify_fd = notify_grab (r->wpid, r->wpidfd);
           if (r->notify_fd < 0)
             {
               /* Not loaded yet, or setup failed before the filter. */
@@ -622,7 +745,9 @@ wait_child (struct run *r, int *wstatus, int *timed_out, lab_error_t *err)
       double now = lab_now ();
       if (now >= next_sample)
         {
-          sample (r->cg, r->pid, r->res);
+          if (r->wpid <= 0)
+            report_read (r);
+          sample (r->cg, r->pid, r->wpid, r->res);
           /* Ramp up: 1, 2, 4 ... ms after release, then every `period`, so
              a workload that lives a few ms is still seen after its exec. */
           int step = r->res->n_samples < 16 ? 1 << (r->res->n_samples / 2) : period;
@@ -662,6 +787,11 @@ wait_child (struct run *r, int *wstatus, int *timed_out, lab_error_t *err)
   r->pid = 0;
   cur_pid = 0;
   r->res->wall_s = lab_now () - r->res->wall_s;
+  /* Init reported how the workload ended, unless init itself was killed
+     (timeout, oom group kill, the harness's signal): then its own status. */
+  report_read (r);
+  if (r->have_wstatus)
+    *wstatus = r->wstatus;
   /* seccomp-log mode reads the setup report only now (the child is gone, so
      this does not block). */
   if (spec->seccomp_log && !failed_setup && read (r->fail[0], &m, sizeof m) == (ssize_t) sizeof m)
@@ -724,7 +854,7 @@ int
 lab_sandbox_run (const struct lab_sandbox_spec *spec, struct lab_sandbox_result *res, lab_error_t *err)
 {
   struct run r = { .spec = spec, .res = res, .pidfd = -1, .kmsg = -1, .audit = -1, .go = { -1, -1 },
-                   .fail = { -1, -1 }, .notify_fd = -1 };
+                   .fail = { -1, -1 }, .report = { -1, -1 }, .notify_fd = -1, .wpidfd = -1, .proc_fd = -1 };
   result_init (res);
   if (spec->argv == NULL || spec->argv[0] == NULL || spec->argv[0][0] != '/')
     return lab_error (err, EINVAL, "sandbox `%s`: the command must be an absolute path", spec->name);

@@ -8,11 +8,17 @@
  *   3. the parent attaches the child to the cgroup, then releases it
  *      ("attach before release": the workload is in its cgroup before exec);
  *   4. the child makes / private, remounts /proc, brings `lo` up, sets the
- *      hostname and rlimits, loads the seccomp filter (last step), execs;
+ *      hostname and rlimits, then forks the workload and stays as the
+ *      sandbox's init (pid 1: forwards SIGTERM/SIGINT/SIGHUP/SIGUSR1/SIGUSR2,
+ *      reaps orphans, reports the workload's wait status to the parent and
+ *      exits when it ends); the workload (pid 2) sets up its fds, loads the
+ *      seccomp filter (last step), execs;
  *   5. the parent samples /proc/<pid>/status (VmRSS, VmSize, VmSwap; summed over
- *      the cgroup's processes) and cgroup memory every sample_ms, enforces
- *      the timeout (kills the whole cgroup), reaps with wait4 (rusage);
- *   6. reads the cgroup's figures, classifies the end (ok, oom, timeout,
+ *      the cgroup's processes but init) and cgroup memory every sample_ms,
+ *      enforces the timeout (kills the whole cgroup), reaps init with wait4
+ *      (rusage of init and the workload it reaped);
+ *   6. reads the cgroup's figures, classifies the end by the workload's
+ *      status (init's own when init was killed) (ok, oom, timeout,
  *      seccomp, crashed), kills what is left, removes the cgroup - also on
  *      errors.  SIGINT/SIGTERM to the harness kill the running point and remove
  *      its cgroup before the harness exits (lab_sandbox_install_signal_handlers).
@@ -59,7 +65,7 @@ struct lab_sandbox_result
   int exit_code;          /* when exited normally, else -1 */
   int term_signal;        /* when killed, else 0 */
   double wall_s;          /* from release to reap, measured by the harness */
-  double cpu_user_s, cpu_sys_s;   /* rusage of the reaped child */
+  double cpu_user_s, cpu_sys_s;   /* rusage of the reaped init + workload */
   int64_t vol_ctxsw, invol_ctxsw; /* rusage */
   int64_t max_rss_bytes;          /* rusage ru_maxrss */
   int64_t rss_peak, vss_peak, swap_peak; /* /proc samples; -1 = none taken */

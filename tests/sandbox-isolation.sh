@@ -1,6 +1,7 @@
 #!/bin/sh
 # Description: what the workload sees: only `lo` (up) in its network
-# namespace, itself as pid 1 and no host process in /proc, the profile's
+# namespace, itself as pid 2, child of the sandbox's init (pid 1), and no
+# host process in /proc, the profile's
 # hostname, `/` as its cgroup; with the default seccomp profile it cannot
 # create namespaces (unshare(CLONE_NEWNS/NEWNET), clone(CLONE_NEWPID) fail
 # with EPERM), while with an allow-all profile the same probe succeeds.
@@ -9,7 +10,7 @@ build_helper nsprobe
 
 "$LAB" sandbox --json "$TMP/iso.json" -- /bin/sh -c '
   echo "ifaces=$(tail -n +3 /proc/net/dev | cut -d: -f1 | tr -d " " | tr "\n" ",")"
-  echo "pid=$$"
+  echo "pid=$$ ppid=$PPID"
   echo "nprocs=$(ls /proc | grep -c "^[0-9]")"
   echo "host=$(hostname)"
   echo "cg=$(grep memory /proc/self/cgroup | cut -d: -f3)"
@@ -17,10 +18,10 @@ build_helper nsprobe
 ' >"$TMP/iso.out" || fail "sandbox failed"
 cat "$TMP/iso.out"
 grep -qx 'ifaces=lo,' "$TMP/iso.out" || fail "interfaces other than lo"
-grep -qx 'pid=1' "$TMP/iso.out" || fail "workload is not pid 1"
-# sh, its command substitution subshell and ls: a handful, never the host's.
+grep -qx 'pid=2 ppid=1' "$TMP/iso.out" || fail "workload is not pid 2, child of pid 1"
+# init, sh, its command substitution subshell, ls and grep: a handful, never the host's.
 n=$(sed -n 's/^nprocs=//p' "$TMP/iso.out")
-[ "$n" -le 5 ] || fail "$n processes visible"
+[ "$n" -le 6 ] || fail "$n processes visible"
 [ "$(ls /proc | grep -c '^[0-9]')" -gt 20 ] || fail "host has too few processes for the check to mean anything"
 grep -qx 'host=lab' "$TMP/iso.out" || fail "hostname is not the profile's"
 grep -qx 'cg=/' "$TMP/iso.out" || fail "cgroup namespace: not /"
