@@ -45,4 +45,18 @@ write_tmp (const char *name, const char *text)
   return path;
 }
 
+/* Asserts a usage error (exit 2) whose message holds every string in the
+   NULL-terminated `needles`; releases it. */
+static inline void
+assert_usage_error (lab_error_t *err, const char *const *needles)
+{
+  assert_non_null (*err);
+  fprintf (stderr, "  message: %s\n", (*err)->msg);
+  assert_int_equal ((*err)->exit_code, LAB_EXIT_USAGE);
+  for (; *needles; needles++)
+    if (strstr ((*err)->msg, *needles) == NULL)
+      fail_msg ("`%s` not in `%s`", *needles, (*err)->msg);
+  lab_error_release (err);
+}
+
 #endif

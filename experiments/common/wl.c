@@ -706,3 +706,15 @@ wl_first_touch_ns (size_t pages)
   munmap (m, len);
   return ns;
 }
+
+void
+wl_report_switches (struct wl_report *r, long switches, double wall_s, const struct rusage *ru0,
+                    const struct rusage *ru1)
+{
+  wl_report_num (r, "wall_s", wall_s);
+  wl_report_int (r, "ops", switches);
+  wl_report_num (r, "ops_per_s", (double) switches / wall_s);
+  wl_report_num (r, "ns_per_switch", wall_s * 1e9 / (double) switches);
+  wl_report_int (r, "vol_ctxsw", ru1->ru_nvcsw - ru0->ru_nvcsw);
+  wl_report_int (r, "invol_ctxsw", ru1->ru_nivcsw - ru0->ru_nivcsw);
+}

@@ -82,6 +82,12 @@ long wl_thread_stack_bytes (const struct wl_args *a, long def);
    floor under its spawn cost on this machine. */
 double wl_first_touch_ns (size_t pages);
 
+/* The switch experiment's figures: wall_s, ops (= switches), ops_per_s,
+   ns_per_switch, and vol/invol context switches between two getrusage calls. */
+struct rusage;
+void wl_report_switches (struct wl_report *r, long switches, double wall_s, const struct rusage *ru0,
+                         const struct rusage *ru1);
+
 /* Monotonic ns. */
 uint64_t wl_now_ns (void);
 

@@ -142,11 +142,6 @@ switch_pthread (const struct wl_args *a, struct wl_report *r)
 
   wall = (double) (pp.t1 - pp.t0) / 1e9;
   wl_report_str (r, "pin", mode);
-  wl_report_num (r, "wall_s", wall);
-  wl_report_int (r, "ops", 2 * a->n);
-  wl_report_num (r, "ops_per_s", (double) (2 * a->n) / wall);
-  wl_report_num (r, "ns_per_switch", wall * 1e9 / (double) (2 * a->n));
-  wl_report_int (r, "vol_ctxsw", ru1.ru_nvcsw - ru0.ru_nvcsw);
-  wl_report_int (r, "invol_ctxsw", ru1.ru_nivcsw - ru0.ru_nivcsw);
+  wl_report_switches (r, 2 * a->n, wall, &ru0, &ru1);
   return wl_report_ok (r);
 }
