@@ -2,7 +2,8 @@
  * sandbox.c - one point's whole life: cgroup, namespaces, seccomp, sampling,
  * reaping, classification, cleanup (the steps are listed in sandbox.h).
  *
- * Processes and pipes:
+ * Processes and pipes (the clone's side, init and workload up to exec, is
+ * in sandbox-child.c):
  *   harness --clone(new pid/mount/net/ipc/uts ns)--> child = init (pid 1 inside)
  *     --fork--> workload (pid 2 inside), which execs the command.
  *   A pid 1 drops the signals it has no handler for that come from its own
@@ -72,6 +73,7 @@
 #include "ns.h"
 #include "sample.h"
 #include "sandbox.h"
+#include "sandbox-child.h"
 #include "seccomp-profile.h"
 #include "utils.h"
 
@@ -93,151 +95,6 @@ lab_status_name (enum lab_status st)
 static volatile sig_atomic_t cur_pid;
 static volatile sig_atomic_t interrupted;
 static int graceful;
-
-struct child_args
-{
-  const struct lab_sandbox_spec *spec;
-  struct lab_ns_config ns;
-  scmp_filter_ctx filter;
-  int notify;             /* seccomp-log mode: filter is a notify filter */
-  char *const *envp;
-  int go_fd, fail_fd, report_fd;
-  int proc_fd;            /* the harness's /proc: the workload reads its host pid there */
-};
-
-struct fail_msg
-{
-  int errno_;
-  char msg[500];
-};
-
-/* A record on the `report` pipe (workload or init -> harness). */
-enum { REPORT_PID = 1, REPORT_STATUS };
-struct report_msg
-{
-  int kind;
-  int value;              /* REPORT_PID: host pid of the workload; REPORT_STATUS: its wait status */
-};
-
-static void
-child_fail (int fd, lab_error_t *err)
-{
-  struct fail_msg m = { (*err)->status, "" };
-  snprintf (m.msg, sizeof m.msg, "%s", (*err)->msg);
-  if (write (fd, &m, sizeof m) < 0)
-    _exit (126);
-  _exit (127);
-}
-
-/* The workload (pid 2): its own session, its host pid to the harness, fds,
-   the seccomp filter as the last step, exec. */
-static void __attribute__ ((noreturn))
-workload_main (struct child_args *a)
-{
-  lab_error_t err = NULL;
-  sigset_t none;
-  char buf[32];
-
-  sigemptyset (&none);
-  sigprocmask (SIG_SETMASK, &none, NULL);
-  /* kill(0, sig) in the workload reaches its own process group, not init. */
-  setsid ();
-  /* `self` in the harness's procfs is our pid in the harness's namespace. */
-  ssize_t n = readlinkat (a->proc_fd, "self", buf, sizeof buf - 1);
-  buf[n > 0 ? n : 0] = '\0';
-  struct report_msg m = { REPORT_PID, n > 0 ? atoi (buf) : -1 };
-  if (write (a->report_fd, &m, sizeof m) != (ssize_t) sizeof m)
-    {
-      lab_error (&err, errno, "reporting the workload's pid");
-      child_fail (a->fail_fd, &err);
-    }
-  if (lab_ns_setup_fds (&a->ns, &err) < 0)
-    child_fail (a->fail_fd, &err);
-  if (a->filter)
-    {
-      if (a->notify)
-        {
-          int r = seccomp_load (a->filter);
-          if (r < 0)
-            {
-              lab_error (&err, -r, "loading the seccomp notify filter");
-              child_fail (a->fail_fd, &err);
-            }
-        }
-      else if (lab_seccomp_apply (a->filter, &err) < 0)
-        child_fail (a->fail_fd, &err);
-    }
-  execve (a->spec->argv[0], a->spec->argv, a->envp);
-  lab_error (&err, errno, "executing `%s`", a->spec->argv[0]);
-  child_fail (a->fail_fd, &err);
-  _exit (127);
-}
-
-/* The sandbox's init (pid 1 of the new pid namespace).  A pid 1 ignores the
-   signals it has no handler for when they come from its own namespace, so
-   the workload runs as its child: init forwards SIGTERM, SIGINT, SIGHUP,
-   SIGUSR1 and SIGUSR2 to it, reaps every process reparented to it, and when
-   the workload ends writes its wait status on the report pipe and exits. */
-static int
-child_main (void *arg)
-{
-  struct child_args *a = arg;
-  static const int forwarded[] = { SIGTERM, SIGINT, SIGHUP, SIGUSR1, SIGUSR2 };
-  lab_error_t err = NULL;
-  sigset_t all;
-  char c;
-
-  prctl (PR_SET_PDEATHSIG, SIGKILL);
-  /* Own session and process group: a terminal's signals to the harness's
-     group do not reach the sandbox. */
-  setsid ();
-  sigfillset (&all);
-  sigprocmask (SIG_SETMASK, &all, NULL); /* taken with sigwaitinfo below */
-  for (int s = 1; s < NSIG; s++)
-    if (s != SIGKILL && s != SIGSTOP)
-      signal (s, SIG_DFL);
-  /* Wait until the harness has put us in our cgroup. */
-  if (read (a->go_fd, &c, 1) != 1)
-    _exit (125);
-  close (a->go_fd);
-  if (lab_ns_setup_child (&a->ns, &err) < 0)
-    child_fail (a->fail_fd, &err);
-  /* A raw fork: no atfork handlers or libc locks in this clone of the harness. */
-  pid_t w = (pid_t) syscall (SYS_clone, SIGCHLD, 0, 0, 0, 0);
-  if (w < 0)
-    {
-      lab_error (&err, errno, "forking the workload");
-      child_fail (a->fail_fd, &err);
-    }
-  if (w == 0)
-    workload_main (a);
-  /* Only the report pipe stays open: the fail pipe's EOF must mean exec. */
-  if (syscall (SYS_close_range, 3U, (unsigned) a->report_fd - 1, 0) < 0
-      || syscall (SYS_close_range, (unsigned) a->report_fd + 1, ~0U, 0) < 0)
-    {
-      close (a->fail_fd);
-      close (a->proc_fd);
-    }
-  for (;;)
-    {
-      int sig = sigwaitinfo (&all, NULL);
-      if (sig == SIGCHLD)
-        {
-          int st;
-          pid_t p;
-          while ((p = waitpid (-1, &st, WNOHANG)) > 0)
-            if (p == w)
-              {
-                struct report_msg m = { REPORT_STATUS, st };
-                _exit (write (a->report_fd, &m, sizeof m) == (ssize_t) sizeof m ? 0 : 124);
-              }
-          continue;
-        }
-      for (size_t i = 0; i < ARRAY_SIZE (forwarded); i++)
-        if (sig == forwarded[i])
-          kill (w, sig);
-    }
-}
 
 static void
 result_init (struct lab_sandbox_result *res)
@@ -657,7 +514,7 @@ start_child (struct run *r, lab_error_t *err)
     }
   /* The cgroup namespace is unshared by the child once it is in its cgroup. */
   int flags = (p->clone_flags & ~CLONE_NEWCGROUP) | SIGCHLD;
-  r->pid = clone (child_main, (char *) r->stack + CHILD_STACK, flags, &a);
+  r->pid = clone (lab_sandbox_child_main, (char *) r->stack + CHILD_STACK, flags, &a);
   if (r->pid < 0)
     {
       r->pid = 0;

@@ -1,0 +1,42 @@
+/*
+ * sandbox-child.h - what runs inside the sandbox's clone (sandbox-child.c)
+ * and the records it exchanges with the harness (sandbox.c) on its pipes.
+ */
+#ifndef LAB_SANDBOX_CHILD_H
+#define LAB_SANDBOX_CHILD_H
+
+#include <seccomp.h>
+
+#include "ns.h"
+#include "sandbox.h"
+
+struct child_args
+{
+  const struct lab_sandbox_spec *spec;
+  struct lab_ns_config ns;
+  scmp_filter_ctx filter;
+  int notify;             /* seccomp-log mode: filter is a notify filter */
+  char *const *envp;
+  int go_fd, fail_fd, report_fd;
+  int proc_fd;            /* the harness's /proc: the workload reads its host pid there */
+};
+
+struct fail_msg
+{
+  int errno_;
+  char msg[500];
+};
+
+/* A record on the `report` pipe (workload or init -> harness). */
+enum { REPORT_PID = 1, REPORT_STATUS };
+struct report_msg
+{
+  int kind;
+  int value;              /* REPORT_PID: host pid of the workload; REPORT_STATUS: its wait status */
+};
+
+/* The clone's entry point: the sandbox's init (pid 1 inside); `arg` is a
+   struct child_args. */
+int lab_sandbox_child_main (void *arg);
+
+#endif
