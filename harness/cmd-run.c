@@ -30,6 +30,7 @@
 #include "results.h"
 #include "sandbox.h"
 #include "seccomp-profile.h"
+#include "size.h"
 #include "utils.h"
 
 #define MAX_EXPS 16
@@ -77,20 +78,29 @@ usage (FILE *f)
            "data); 1 on harness errors; 2 on bad use.  `lab list` shows experiments and variants.\n");
 }
 
-/* Splits a comma list (a copy: argv stays as the user typed it, for ps and meta.json). */
+/* Splits a comma list (a copy: argv stays as the user typed it, for ps and
+   meta.json).  An empty entry ("1,,2", ",1", "1,") is refused, not skipped. */
 static int
 parse_list (const char *arg, const char **out, int max, const char *what, lab_error_t *err)
 {
   int n = 0;
-  char *s = strdup (arg);
-  for (char *save = NULL, *tok = strtok_r (s, ",", &save); tok; tok = strtok_r (NULL, ",", &save))
+  char *s = strdup (arg), *tok, *next;
+
+  if (s == NULL)
+    return lab_error (err, ENOMEM, "copying %s", what);
+  if (*s == '\0')
+    return lab_usage_error (err, "%s: empty list", what);
+  for (tok = s; tok; tok = next)
     {
+      next = strchr (tok, ',');
+      if (next)
+        *next++ = '\0';
+      if (*tok == '\0')
+        return lab_usage_error (err, "%s: empty entry in `%s`", what, arg);
       if (n == max)
         return lab_usage_error (err, "%s: more than %d entries", what, max);
       out[n++] = tok;
     }
-  if (n == 0)
-    return lab_usage_error (err, "%s: empty list", what);
   return n;
 }
 
@@ -189,8 +199,18 @@ parse_args (int argc, char **argv, struct run_opts *o, lab_error_t *err)
           return lab_usage_error (err, "--repeat: `%s` is out of range 1..1000", optarg);
         o->repeat = (int) l;
         break;
-      case 'o': snprintf (o->out, sizeof (o->out), "%s", optarg); break;
-      case 'p': o->profile = optarg; break;
+      case 'o':
+        if (optarg[0] == '\0')
+          return lab_usage_error (err, "--out: empty directory name");
+        if (strlen (optarg) >= sizeof (o->out))
+          return lab_usage_error (err, "--out: directory name longer than %zu bytes", sizeof (o->out) - 1);
+        snprintf (o->out, sizeof (o->out), "%s", optarg);
+        break;
+      case 'p':
+        if (optarg[0] == '\0')
+          return lab_usage_error (err, "--profile: empty file name");
+        o->profile = optarg;
+        break;
       case 't':
         o->timeout_s = strtod (optarg, &end);
         if (*end || end == optarg || !(o->timeout_s > 0 && o->timeout_s <= 86400))
@@ -215,7 +235,7 @@ parse_args (int argc, char **argv, struct run_opts *o, lab_error_t *err)
           int64_t sz;
           if (lab_parse_size (optarg, "--stack", &sz, err) < 0)
             return -1;
-          if (sz < 4096 || sz > (1 << 30))
+          if (sz < LAB_STACK_MIN || sz > LAB_STACK_MAX)
             return lab_usage_error (err, "--stack: `%s` is out of range 4K..1G", optarg);
           o->stack = optarg;
           break;

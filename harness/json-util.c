@@ -2,8 +2,11 @@
 #include "json-util.h"
 
 #include <errno.h>
+#include <fcntl.h>
 #include <string.h>
+#include <sys/stat.h>
 
+#include "json-strict.h"
 #include "utils.h"
 
 void
@@ -36,7 +39,7 @@ lab_json_parse_text (const char *text, size_t len, struct json_object **out, lab
 
   if (tok == NULL)
     return lab_error (err, ENOMEM, "creating a json tokener");
-  json_tokener_set_flags (tok, JSON_TOKENER_STRICT);
+  json_tokener_set_flags (tok, JSON_TOKENER_STRICT | JSON_TOKENER_VALIDATE_UTF8);
   obj = json_tokener_parse_ex (tok, text, (int) len);
   jerr = json_tokener_get_error (tok);
   end = json_tokener_get_parse_end (tok);
@@ -66,28 +69,94 @@ lab_json_parse_text (const char *text, size_t len, struct json_object **out, lab
       json_object_put (obj);
       return lab_usage_error (err, "the top-level value must be a JSON object");
     }
+  if (lab_json_check_strict (text, len, err) < 0)
+    {
+      json_object_put (obj);
+      return -1;
+    }
   *out = obj;
   return 0;
+}
+
+static const char *
+file_kind (mode_t m)
+{
+  if (S_ISDIR (m))
+    return "a directory";
+  if (S_ISFIFO (m))
+    return "a FIFO";
+  if (S_ISCHR (m))
+    return "a character device";
+  if (S_ISBLK (m))
+    return "a block device";
+  if (S_ISSOCK (m))
+    return "a socket";
+  return "not a regular file";
+}
+
+int
+lab_read_regular_file (const char *path, size_t max, char **out, size_t *len, lab_error_t *err)
+{
+  /* O_NONBLOCK: opening a FIFO with no writer would otherwise wait forever. */
+  cleanup_close int fd = open (path, O_RDONLY | O_NONBLOCK | O_CLOEXEC | O_NOCTTY);
+  struct stat st;
+  cleanup_free char *buf = NULL;
+  size_t n = 0;
+
+  if (fd < 0)
+    {
+      int e = errno;
+      lab_error (err, e, "opening `%s`", path);
+      if (err && *err && (e == ENOENT || e == ENOTDIR || e == EISDIR || e == EACCES || e == ELOOP))
+        (*err)->exit_code = LAB_EXIT_USAGE; /* a file the user named: bad input */
+      return -1;
+    }
+  if (fstat (fd, &st) < 0)
+    return lab_error (err, errno, "stat `%s`", path);
+  if (!S_ISREG (st.st_mode))
+    return lab_usage_error (err, "`%s` is %s (a regular file is needed)", path, file_kind (st.st_mode));
+  if ((uintmax_t) st.st_size > max)
+    return lab_usage_error (err, "`%s` is %lld bytes, more than the %zu allowed", path, (long long) st.st_size, max);
+  buf = malloc (max + 2);
+  if (buf == NULL)
+    return lab_error (err, ENOMEM, "reading `%s`", path);
+  /* Read up to max + 1 bytes: a file that grew since fstat is refused too. */
+  while (n <= max)
+    {
+      ssize_t r = read (fd, buf + n, max + 1 - n);
+      if (r < 0 && errno == EINTR)
+        continue;
+      if (r < 0)
+        return lab_error (err, errno, "reading `%s`", path);
+      if (r == 0)
+        break;
+      n += (size_t) r;
+    }
+  if (n > max)
+    return lab_usage_error (err, "`%s` grew past the %zu bytes allowed while being read", path, max);
+  buf[n] = '\0';
+  *out = take_ptr (buf);
+  *len = n;
+  return 0;
+}
+
+int
+lab_json_parse_file_max (const char *path, size_t max, struct json_object **out, lab_error_t *err)
+{
+  cleanup_free char *text = NULL;
+  size_t len = 0;
+
+  if (lab_read_regular_file (path, max, &text, &len, err) < 0)
+    return -1;
+  if (strlen (text) != len)
+    return lab_usage_error (err, "the file holds a NUL byte");
+  return lab_json_parse_text (text, len, out, err);
 }
 
 int
 lab_json_parse_file (const char *path, struct json_object **out, lab_error_t *err)
 {
-  cleanup_free char *text = NULL;
-  size_t len = 0;
-  int ret;
-
-  ret = lab_read_file (path, &text, &len, err);
-  if (ret < 0)
-    {
-      /* A file the user named that is not there is bad input, not a host failure. */
-      if (err && *err && ((*err)->status == ENOENT || (*err)->status == ENOTDIR || (*err)->status == EISDIR))
-        (*err)->exit_code = LAB_EXIT_USAGE;
-      return ret;
-    }
-  if (strlen (text) != len)
-    return lab_usage_error (err, "the file holds a NUL byte");
-  return lab_json_parse_text (text, len, out, err);
+  return lab_json_parse_file_max (path, LAB_JSON_INPUT_MAX, out, err);
 }
 
 const char *
@@ -174,7 +243,17 @@ lab_json_get_string (struct json_object *obj, const char *parent, const char *ke
 {
   LOOKUP_OR_RETURN (json_object_is_type (v, json_type_string), "a string");
   *out = json_object_get_string (v);
+  if (strlen (*out) != (size_t) json_object_get_string_len (v))
+    return lab_usage_error (err, "`%s`: `%s\\u0000...` holds a NUL character", path, *out);
   return 0;
+}
+
+int
+lab_json_int64_clamped (struct json_object *v)
+{
+  /* json-c keeps 2^63 .. 2^64-1 as uint64 and get_int64 returns INT64_MAX. */
+  return json_object_is_type (v, json_type_int) && json_object_get_int64 (v) == INT64_MAX
+         && json_object_get_uint64 (v) != (uint64_t) INT64_MAX;
 }
 
 int
@@ -182,6 +261,8 @@ lab_json_get_int64 (struct json_object *obj, const char *parent, const char *key
                     int64_t *out, int *found, lab_error_t *err)
 {
   LOOKUP_OR_RETURN (json_object_is_type (v, json_type_int), "an integer");
+  if (lab_json_int64_clamped (v))
+    return lab_json_type_error (path, "an integer below 2^63", v, err);
   *out = json_object_get_int64 (v);
   return 0;
 }

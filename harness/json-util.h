@@ -22,10 +22,23 @@
 
 #define LAB_JSON_PATH_MAX 256
 
+/* Largest user-written JSON file read (profiles, seccomp profiles, results). */
+#define LAB_JSON_INPUT_MAX (1u << 20)
+
 /* Reads and parses `path` strictly (RFC 8259: no comments, no trailing commas,
-   nothing after the top-level value), which must hold a JSON object.  Errors:
-   "line L, column C: MESSAGE"; a missing file is a usage error too. */
+   nothing after the top-level value, valid UTF-8; plus json-strict.h: no
+   repeated key, no integer json-c would clamp), which must hold a JSON object.
+   Only a regular file of at most LAB_JSON_INPUT_MAX bytes is read (a FIFO or
+   /dev/zero would hang).  Errors: "line L, column C: MESSAGE"; a missing file
+   is a usage error too. */
 int lab_json_parse_file (const char *path, struct json_object **out, lab_error_t *err);
+/* Same with another size cap. */
+int lab_json_parse_file_max (const char *path, size_t max, struct json_object **out, lab_error_t *err);
+/* Reads a regular file of at most `max` bytes (NUL-terminated) without
+   blocking on a FIFO; anything else is a usage error naming the file. */
+int lab_read_regular_file (const char *path, size_t max, char **out, size_t *len, lab_error_t *err);
+/* True for an integer of 2^63 or more, which json_object_get_int64 clamps. */
+int lab_json_int64_clamped (struct json_object *v);
 /* Same for text in memory; `len` bytes.  Exposed for tests. */
 int lab_json_parse_text (const char *text, size_t len, struct json_object **out, lab_error_t *err);
 /* Line and column (both from 1) of byte `offset` in `text`. */

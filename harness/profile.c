@@ -44,6 +44,11 @@ static const struct
 };
 #undef RL
 
+/* The kernel's PID_MAX_LIMIT on 64-bit: pids.max above it means nothing. */
+#define LAB_PIDS_MAX 4194304
+/* cgroup cpu.max quota: the kernel refuses more than about 2^44 ns. */
+#define LAB_CPU_QUOTA_MAX ((1LL << 44) / 1000)
+
 static const char *const top_keys[] = { "name", "description", "limits", "namespaces", "hostname",
                                         "seccomp", "rlimits", "timeout_s", NULL };
 static const char *const limit_keys[] = { "memory.max", "memory.high", "memory.swap.max",
@@ -62,8 +67,9 @@ get_size (struct json_object *obj, const char *parent, const char *key, int64_t 
     return 0;
   if (json_object_is_type (v, json_type_int))
     {
-      if (json_object_get_int64 (v) < 0)
-        return lab_json_type_error (path, "a size (e.g. \"512M\", \"max\" or bytes >= 0)", v, err);
+      /* INT64_MAX is how "max" is stored: a byte count that large is refused. */
+      if (json_object_get_int64 (v) < 0 || json_object_get_int64 (v) == INT64_MAX)
+        return lab_json_type_error (path, "a size (e.g. \"512M\", \"max\" or bytes 0 to 2^63-2)", v, err);
       *out = json_object_get_int64 (v);
       return 0;
     }
@@ -73,9 +79,9 @@ get_size (struct json_object *obj, const char *parent, const char *key, int64_t 
   return lab_parse_size (json_object_get_string (v), what, out, err);
 }
 
-/* A count given as an integer or "max". */
+/* A count given as an integer 0..max or "max". */
 static int
-get_count_or_max (struct json_object *obj, const char *parent, const char *key, int64_t *out,
+get_count_or_max (struct json_object *obj, const char *parent, const char *key, int64_t max, int64_t *out,
                   lab_error_t *err)
 {
   char path[LAB_JSON_PATH_MAX];
@@ -86,6 +92,9 @@ get_count_or_max (struct json_object *obj, const char *parent, const char *key, 
     return 0;
   if (json_object_is_type (v, json_type_int) && json_object_get_int64 (v) >= 0)
     {
+      if (lab_json_int64_clamped (v) || json_object_get_int64 (v) > max)
+        return lab_usage_error (err, "`%s`: %s is above the largest value %lld (use \"max\" for no limit)", path,
+                                json_object_to_json_string (v), (long long) max);
       *out = json_object_get_int64 (v);
       return 0;
     }
@@ -106,6 +115,9 @@ check_cpu (const char *path, int64_t quota, int64_t period, lab_error_t *err)
   if (quota != LAB_LIMIT_MAX && quota < 1000)
     return lab_usage_error (err, "`%s`: quota %lld us below the kernel's minimum of 1000", path,
                             (long long) quota);
+  if (quota != LAB_LIMIT_MAX && quota > LAB_CPU_QUOTA_MAX)
+    return lab_usage_error (err, "`%s`: quota %lld us above the kernel's maximum of %lld (use max)", path,
+                            (long long) quota, (long long) LAB_CPU_QUOTA_MAX);
   return 0;
 }
 
@@ -162,7 +174,7 @@ parse_cpu_max (struct json_object *limits, struct lab_limits *l, lab_error_t *er
   else if (json_object_is_type (v, json_type_object))
     {
       if (lab_json_check_keys (v, path, keys, err) < 0
-          || get_count_or_max (v, path, "quota_us", &quota, err) < 0
+          || get_count_or_max (v, path, "quota_us", LAB_CPU_QUOTA_MAX, &quota, err) < 0
           || lab_json_get_int64 (v, path, "period_us", 0, &period, NULL, err) < 0)
         return -1;
     }
@@ -233,7 +245,7 @@ parse_limits (struct json_object *root, struct lab_limits *l, lab_error_t *err)
       || get_size (limits, "limits", "memory.max", &l->memory_max, err) < 0
       || get_size (limits, "limits", "memory.high", &l->memory_high, err) < 0
       || get_size (limits, "limits", "memory.swap.max", &l->memory_swap_max, err) < 0
-      || get_count_or_max (limits, "limits", "pids.max", &l->pids_max, err) < 0
+      || get_count_or_max (limits, "limits", "pids.max", LAB_PIDS_MAX, &l->pids_max, err) < 0
       || parse_cpu_max (limits, l, err) < 0 || parse_cpuset (limits, l, err) < 0)
     return -1;
   if (l->memory_max != LAB_LIMIT_UNSET && l->memory_max < (1 << 20))
@@ -302,6 +314,9 @@ rlimit_value (struct json_object *v, const char *path, rlim_t *out, lab_error_t 
 
   if (json_object_is_type (v, json_type_int) && json_object_get_int64 (v) >= 0)
     {
+      if (lab_json_int64_clamped (v))
+        return lab_usage_error (err, "`%s`: %s is too large (use \"unlimited\")", path,
+                                json_object_to_json_string (v));
       *out = (rlim_t) json_object_get_int64 (v);
       return 0;
     }

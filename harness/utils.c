@@ -1,6 +1,8 @@
 /* utils.c - see utils.h. */
 #include "utils.h"
 
+#include "size.h"
+
 #include <ctype.h>
 #include <errno.h>
 #include <fcntl.h>
@@ -14,40 +16,19 @@
 int
 lab_parse_size (const char *s, const char *what, int64_t *out, lab_error_t *err)
 {
-  char *end = NULL;
-  double v, mult = 1;
+  uint64_t v;
+  const char *why;
 
-  if (s == NULL || *s == '\0')
-    return lab_usage_error (err, "%s: empty size", what);
-  if (strcasecmp (s, "max") == 0 || strcasecmp (s, "unlimited") == 0)
+  if (s && (strcasecmp (s, "max") == 0 || strcasecmp (s, "unlimited") == 0))
     {
       *out = INT64_MAX;
       return 0;
     }
-  errno = 0;
-  v = strtod (s, &end);
-  if (errno || end == s || !isfinite (v) || v < 0)
-    return lab_usage_error (err, "%s: bad size `%s` (expected e.g. 512M, 2G, 4096 or max)", what, s);
-  switch (toupper ((unsigned char) *end))
-    {
-    case '\0': break;
-    case 'K': mult = 1024.0; end++; break;
-    case 'M': mult = 1024.0 * 1024; end++; break;
-    case 'G': mult = 1024.0 * 1024 * 1024; end++; break;
-    case 'T': mult = 1024.0 * 1024 * 1024 * 1024; end++; break;
-    case 'B': break;
-    default:
-      return lab_usage_error (err, "%s: bad size `%s` (unknown suffix `%s`)", what, s, end);
-    }
-  if (*end == 'i' || *end == 'I')
-    end++;
-  if (*end == 'B' || *end == 'b')
-    end++;
-  if (*end != '\0')
-    return lab_usage_error (err, "%s: bad size `%s` (trailing `%s`)", what, s, end);
-  v *= mult;
-  if (v >= 9.2e18)
-    return lab_usage_error (err, "%s: size `%s` is too large", what, s);
+  /* INT64_MAX stands for "max": a size must stay below it. */
+  why = lab_size_parse (s, INT64_MAX - 1, &v);
+  if (why)
+    return lab_usage_error (err, "%s: bad size `%s` (%s; expected e.g. 512M, 1.5G, 4096 or max)", what,
+                            s ? s : "", why);
   *out = (int64_t) v;
   return 0;
 }
@@ -60,6 +41,9 @@ lab_parse_count (const char *s, const char *what, long *out, lab_error_t *err)
 
   if (s == NULL || *s == '\0')
     return lab_usage_error (err, "%s: empty number", what);
+  /* Digits, an optional fraction and K/M: no sign, exponent, hex, inf or nan. */
+  if (strspn (s, "0123456789.") != strcspn (s, "kKmM") || s[0] < '0' || s[0] > '9')
+    return lab_usage_error (err, "%s: bad number `%s` (expected e.g. 1000, 10K, 1.5M)", what, s);
   errno = 0;
   v = strtod (s, &end);
   if (errno || end == s || !isfinite (v) || v < 0)

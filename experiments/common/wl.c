@@ -12,6 +12,7 @@
  *      with made-up figures.
  */
 #include "wl.h"
+#include "size.h"
 
 #include <ctype.h>
 #include <dirent.h>
@@ -81,30 +82,18 @@ parse_count (const char *flag, const char *s, long min)
   return v * mult;
 }
 
-/* Byte size, optional K/M/G suffix in powers of 1024, optional "i"/"B". */
+/* A stack size: size.h's grammar (the one lab uses), LAB_STACK_MIN..MAX. */
 static long
-parse_size (const char *flag, const char *s)
+parse_stack (const char *flag, const char *s)
 {
-  char *end = NULL;
-  long v, shift = 0;
+  uint64_t v;
+  const char *why = lab_size_parse (s, LAB_STACK_MAX, &v);
 
-  errno = 0;
-  v = strtol (s, &end, 10);
-  if (end != s)
-    switch (toupper ((unsigned char) *end))
-      {
-      case 'K': shift = 10; end++; break;
-      case 'M': shift = 20; end++; break;
-      case 'G': shift = 30; end++; break;
-      default: break;
-      }
-  if (*end == 'i' || *end == 'I')
-    end++;
-  if (*end == 'b' || *end == 'B')
-    end++;
-  if (errno || end == s || *end != '\0' || v < 0 || v > (LONG_MAX >> shift))
-    usage_error ("option `%s`: bad size `%s` (e.g. 16K, 64KiB, 8M, 4096)", flag, s);
-  return v << shift;
+  if (why)
+    usage_error ("option `%s`: bad size `%s` (%s; e.g. 16K, 64KiB, 1.5M, 4096)", flag, s, why);
+  if (v < LAB_STACK_MIN)
+    usage_error ("option `%s`: `%s` is below %ld bytes", flag, s, LAB_STACK_MIN);
+  return (long) v;
 }
 
 static double
@@ -165,7 +154,7 @@ wl_parse_args (int argc, char **argv, const char *experiment, const char *const 
         {
         case 'v': check_variant (optarg, experiment, variants); a->variant = optarg; break;
         case 'n': a->n = parse_count ("--n", optarg, 1); have_n = 1; break;
-        case 's': a->stack_size = parse_size ("--stack", optarg); break;
+        case 's': a->stack_size = parse_stack ("--stack", optarg); break;
         case 't': a->threads = (int) parse_count ("--threads", optarg, 0);
           if (a->threads > 4096)
             usage_error ("option `--threads`: `%s` is more than 4096", optarg);
