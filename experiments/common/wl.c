@@ -273,6 +273,12 @@ wl_report_str (struct wl_report *r, const char *key, const char *v)
   json_object_object_add (r->obj, key, v ? json_object_new_string (v) : NULL);
 }
 
+void
+wl_report_json (struct wl_report *r, const char *key, struct json_object *v)
+{
+  json_object_object_add (r->obj, key, v);
+}
+
 static int
 cmp_u64 (const void *a, const void *b)
 {

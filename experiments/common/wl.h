@@ -47,6 +47,9 @@ struct wl_report *wl_report_new (const struct wl_args *a);
 void wl_report_num (struct wl_report *r, const char *key, double v);
 void wl_report_int (struct wl_report *r, const char *key, int64_t v);
 void wl_report_str (struct wl_report *r, const char *key, const char *v);
+/* Adds a json-c value (object or array) under `key`; the report takes it. */
+struct json_object;
+void wl_report_json (struct wl_report *r, const char *key, struct json_object *v);
 /* Sorts `ns` in place and reports lat_p50_ns, lat_p99_ns, lat_p999_ns, lat_max_ns,
    lat_mean_ns and lat_samples. */
 void wl_report_latencies (struct wl_report *r, uint64_t *ns, size_t n);

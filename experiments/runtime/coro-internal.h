@@ -238,6 +238,7 @@ struct coro_worker
   struct coro_cache cache, obj_cache;
   struct coro_timers timers;
   uint64_t switches, steals, spawned, nexited;
+  uint64_t syscalls;          /* backend system calls for this worker (coro_stats) */
   long saved_bytes;           /* copy-stack buffers held by coroutines homed here */
   uint32_t spin_rounds;
   int efd;                    /* eventfd: wakes the poll */
@@ -270,6 +271,12 @@ struct coro_sched
 extern struct coro_sched coro_S;
 
 struct coro_worker *coro_worker_self (void);
+/* Counts one system call made by the I/O backend for w (any thread). */
+static inline void
+coro_count_syscall (struct coro_worker *w)
+{
+  __atomic_add_fetch (&w->syscalls, 1, __ATOMIC_RELAXED);
+}
 /* Parks the running coroutine; `unlock` (may be NULL) is released after its
    context is saved, so a waker holding it cannot resume a half-saved coroutine. */
 void coro_park (struct coro *self, struct coro_lock *unlock, const char *reason);

@@ -146,6 +146,7 @@ struct coro_stats
 {
   uint64_t spawned, live, switches, steals, stacks_carved, arena_bytes;
   size_t stack_size, saved_stack_bytes; /* copy-stack bytes held by parked coroutines */
+  uint64_t backend_syscalls; /* io_uring_enter / epoll / fd calls and eventfd wake-ups of the backends */
 };
 void coro_stats (struct coro_stats *st);
 

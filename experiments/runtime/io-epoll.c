@@ -34,6 +34,7 @@ struct ep
 {
   int epfd;
   long nwait;
+  struct coro_worker *w; /* owner, for coro_count_syscall */
   struct fdwait *tab;
   size_t ntab;
 };
@@ -44,6 +45,7 @@ ep_init (struct coro_worker *w)
   struct ep *e = calloc (1, sizeof *e);
   if (!e)
     return -ENOMEM;
+  e->w = w;
   e->epfd = epoll_create1 (EPOLL_CLOEXEC);
   w->efd = eventfd (0, EFD_NONBLOCK | EFD_CLOEXEC);
   struct epoll_event ev = { .events = EPOLLIN, .data.u64 = TAG_EVENTFD };
@@ -102,10 +104,12 @@ arm (struct ep *e, int fd, struct fdwait *s)
     ev.events |= EPOLLIN | EPOLLRDHUP;
   if (s->wr)
     ev.events |= EPOLLOUT;
+  coro_count_syscall (e->w);
   if (s->added && epoll_ctl (e->epfd, EPOLL_CTL_MOD, fd, &ev) == 0)
     return 0;
+  coro_count_syscall (e->w);
   if (epoll_ctl (e->epfd, EPOLL_CTL_ADD, fd, &ev) == 0
-      || (errno == EEXIST && epoll_ctl (e->epfd, EPOLL_CTL_MOD, fd, &ev) == 0))
+      || (errno == EEXIST && (coro_count_syscall (e->w), epoll_ctl (e->epfd, EPOLL_CTL_MOD, fd, &ev) == 0)))
     {
       s->added = true;
       return 0;
@@ -194,6 +198,7 @@ ep_op (struct coro_worker *w, struct coro *self, const struct coro_io_req *q)
     {
       if (!accept_first_wait)
         {
+          coro_count_syscall (w);
           long r = try_op (q);
           if (r == -EOPNOTSUPP && (q->op == CIO_READ || q->op == CIO_WRITE))
             {
@@ -201,6 +206,7 @@ ep_op (struct coro_worker *w, struct coro *self, const struct coro_io_req *q)
               r = wait_ready (w, self, q->fd, events);
               if (r < 0)
                 return r;
+              coro_count_syscall (w);
               r = q->op == CIO_READ ? read (q->fd, q->buf, q->len) : write (q->fd, q->buf, q->len);
               return r < 0 ? -errno : r;
             }
@@ -253,18 +259,20 @@ ep_poll (struct coro_worker *w, int64_t timeout_ns)
   int n = -1;
   if (!no_pwait2)
     {
+      coro_count_syscall (w);
       n = epoll_pwait2 (e->epfd, evs, 64, timeout_ns < 0 ? NULL : &ts, NULL);
       if (n < 0 && errno == ENOSYS)
         no_pwait2 = true;
     }
   if (no_pwait2) /* millisecond timeout, rounded up so sleeps never end early */
-    n = epoll_wait (e->epfd, evs, 64,
+    coro_count_syscall (w), n = epoll_wait (e->epfd, evs, 64,
                     timeout_ns < 0 ? -1 : (int) ((timeout_ns + 999999) / 1000000));
   for (int i = 0; i < n; i++)
     {
       if (evs[i].data.u64 == TAG_EVENTFD)
         {
           uint64_t v;
+          coro_count_syscall (w);
           if (read (w->efd, &v, sizeof v) < 0)
             continue; /* EAGAIN: already drained */
           continue;

@@ -67,11 +67,15 @@ uring_fini (struct coro_worker *w)
 }
 
 static struct io_uring_sqe *
-get_sqe (struct uring *u)
+get_sqe (struct coro_worker *w)
 {
+  struct uring *u = w->be;
   struct io_uring_sqe *sqe;
   while (!(sqe = io_uring_get_sqe (&u->ring)))
-    io_uring_submit (&u->ring);
+    {
+      coro_count_syscall (w);
+      io_uring_submit (&u->ring);
+    }
   return sqe;
 }
 
@@ -108,7 +112,7 @@ prep (struct io_uring_sqe *sqe, const struct coro_io_req *q)
 static long
 uring_op (struct coro_worker *w, struct coro *self, const struct coro_io_req *q)
 {
-  struct io_uring_sqe *sqe = get_sqe (w->be);
+  struct io_uring_sqe *sqe = get_sqe (w);
   const char *reason = prep (sqe, q);
   io_uring_sqe_set_data64 (sqe, (uint64_t) (uintptr_t) self);
   coro_park (self, NULL, reason); /* submitted by the worker loop */
@@ -123,7 +127,7 @@ uring_poll (struct coro_worker *w, int64_t timeout_ns)
     {
       if (!u->efd_armed)
         {
-          struct io_uring_sqe *sqe = get_sqe (u);
+          struct io_uring_sqe *sqe = get_sqe (w);
           io_uring_prep_read (sqe, w->efd, &u->efd_buf, sizeof u->efd_buf, 0);
           io_uring_sqe_set_data64 (sqe, TAG_EVENTFD);
           u->efd_armed = true;
@@ -131,10 +135,14 @@ uring_poll (struct coro_worker *w, int64_t timeout_ns)
       struct io_uring_cqe *cqe;
       struct __kernel_timespec ts = { .tv_sec = timeout_ns / 1000000000,
                                       .tv_nsec = timeout_ns % 1000000000 };
+      coro_count_syscall (w);
       io_uring_submit_and_wait_timeout (&u->ring, &cqe, 1, timeout_ns > 0 ? &ts : NULL, NULL);
     }
   else if (io_uring_sq_ready (&u->ring))
-    io_uring_submit (&u->ring);
+    {
+      coro_count_syscall (w);
+      io_uring_submit (&u->ring);
+    }
   unsigned head, n = 0;
   struct io_uring_cqe *cqe;
   io_uring_for_each_cqe (&u->ring, head, cqe)

@@ -107,6 +107,7 @@ void
 coro_backend_wake (struct coro_worker *w)
 {
   uint64_t one = 1;
+  coro_count_syscall (w);
   if (w->efd >= 0 && write (w->efd, &one, sizeof one) < 0 && errno != EAGAIN)
     return; /* EAGAIN: the counter is saturated, a wake-up is pending anyway */
 }
