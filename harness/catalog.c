@@ -21,6 +21,10 @@ static const char *const seccomp_profiles[] = { "containers/deny-openat.json", "
                                                 "containers/deny-openat.json", NULL };
 static const long seccomp_scale[] = { 1, 0 };
 
+static const char *const udp_variants[] = { "sendto", "sendmmsg", "uring", "coro-uring", NULL };
+static const long udp_quick[] = { 100000, 1000000, 0 };
+static const long udp_full[] = { 100000, 1000000, 10000000, 0 };
+
 const struct lab_experiment lab_experiments[] = {
   { "spawn", "N tasks that each sleep 1 ms and end: spawn time, total wall time, memory per task",
     "C1, C3", spawn_variants, NULL, spawn_quick, spawn_full, "containers/default.json", "tasks", 600, LAB_PLOT_WALL | LAB_PLOT_MEM },
@@ -34,6 +38,9 @@ const struct lab_experiment lab_experiments[] = {
                "IORING_REGISTER_RESTRICTIONS does",
     "C12", seccomp_variants, seccomp_profiles, seccomp_scale, seccomp_scale, "containers/deny-openat.json",
     "attempts", 60, 0 },
+  { "udp", "n datagrams over loopback: sendto, sendmmsg, io_uring sendmsg batches, coroutines; "
+           "a forked receiver counts them; sent = received + kernel drops + EAGAIN",
+    "C6, C11", udp_variants, NULL, udp_quick, udp_full, "containers/default.json", "datagrams", 600, LAB_PLOT_IO },
   { NULL, NULL, NULL, NULL, NULL, NULL, NULL, NULL, NULL, 0, 0 },
 };
 
@@ -42,11 +49,16 @@ static const char *const join_values[] = { "reaper", "after", NULL };
 static const char *const pin_values[] = { "same", "split", "none", NULL };
 
 const struct lab_wl_opt lab_wl_opts[] = {
-  { "guard", guard_values, "coroutine stack guards: auto (MADV_GUARD_INSTALL where available), none, mprotect" },
-  { "join", join_values, "spawn/pthread: reaper joins threads as they end; after: create all, then join" },
-  { "pin", pin_values, "switch/pthread: both threads on one CPU (same), on two (split), or not pinned" },
-  { "file", NULL, "seccomp: the file the probes open" },
-  { NULL, NULL, NULL },
+  { "guard", guard_values, "coroutine stack guards: auto (MADV_GUARD_INSTALL where available), none, mprotect", 0, 0 },
+  { "join", join_values, "spawn/pthread: reaper joins threads as they end; after: create all, then join", 0, 0 },
+  { "pin", pin_values, "switch/pthread: both threads on one CPU (same), on two (split), or not pinned", 0, 0 },
+  { "file", NULL, "seccomp: the file the probes open", 0, 0 },
+  { "size", NULL, "udp: bytes per datagram (default 1024)", 8, 65507 },
+  { "batch", NULL, "udp: datagrams per sendmmsg / io_uring submit, coroutines for coro-uring (default 64)", 1,
+    1024 /* UIO_MAXIOV */ },
+  { "sndbuf", NULL, "udp: the sender's SO_SNDBUF in bytes (default 4096)", 1, 1L << 30 },
+  { "rcvbuf", NULL, "udp: the receiver's SO_RCVBUF in bytes (default: net.core.rmem_max)", 1, 1L << 30 },
+  { NULL, NULL, NULL, 0, 0 },
 };
 
 const struct lab_wl_opt *

@@ -33,15 +33,17 @@ enum
   LAB_PLOT_MEM = 2,          /* peak memory vs n */
   LAB_PLOT_MEM_PER_TASK = 4, /* peak memory / n vs n */
   LAB_PLOT_NS_PER_OP = 8,
+  LAB_PLOT_IO = 16,          /* udp, wakeup, blocking: their own plots (plot-io.c) */
 };
 
 /* Workload options `lab run --opt KEY=VALUE` accepts, with their values
-   (NULL = any value). */
+   (NULL = any value, or a whole number in min..max). */
 struct lab_wl_opt
 {
   const char *key;
   const char *const *values;
   const char *help;
+  long min, max; /* max > 0: the value is a whole number in min..max */
 };
 extern const struct lab_wl_opt lab_wl_opts[];
 const struct lab_wl_opt *lab_wl_opt_find (const char *key);

@@ -138,6 +138,21 @@ parse_scale (struct run_opts *o, const char *s, lab_error_t *err)
   return 0;
 }
 
+/* A numeric option: a whole number (as the workload's strtol reads it) in its range. */
+static int
+check_wl_opt_range (const struct lab_wl_opt *opt, const char *val, lab_error_t *err)
+{
+  char *end = NULL;
+  long v;
+
+  errno = 0;
+  v = strtol (val, &end, 0);
+  if (errno || end == val || *end != '\0' || v < opt->min || v > opt->max)
+    return lab_usage_error (err, "--opt: `%s=%s`: `%s` must be a whole number in %ld..%ld (%s)", opt->key, val,
+                            opt->key, opt->min, opt->max, opt->help);
+  return 0;
+}
+
 /* KEY=VALUE must name a known workload option and one of its values. */
 static int
 check_wl_opt (const char *kv, lab_error_t *err)
@@ -156,6 +171,8 @@ check_wl_opt (const char *kv, lab_error_t *err)
   for (const char *const *v = opt->values; v && *v; v++)
     if (strcmp (*v, eq + 1) == 0)
       return 0;
+  if (opt->max > 0)
+    return check_wl_opt_range (opt, eq + 1, err);
   if (opt->values == NULL && eq[1])
     return 0;
   for (const char *const *v = opt->values; v && *v; v++)
