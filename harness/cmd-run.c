@@ -30,6 +30,7 @@
 #include "results.h"
 #include "sandbox.h"
 #include "seccomp-profile.h"
+#include "signals.h"
 #include "size.h"
 #include "utils.h"
 
@@ -522,9 +523,9 @@ run_points (struct run_opts *o, struct profile_cache *pc, struct json_object *po
                   point_limit (res, stop[v], sizeof (stop[v]));
                   continue;
                 }
-              if (lab_sandbox_interrupted ())
+              if (lab_signals_poll ())
                 {
-                  ret = lab_error (err, 0, "interrupted by signal %d", lab_sandbox_interrupted ());
+                  ret = lab_error (err, 0, "interrupted by signal SIG%s", sigabbrev_np (lab_signals_caught ()));
                   break;
                 }
               if ((prof = get_profile (pc, ppath, err)) == NULL)
@@ -533,11 +534,15 @@ run_points (struct run_opts *o, struct profile_cache *pc, struct json_object *po
                   break;
                 }
               printf ("%-40s ", pt.id);
-              fflush (stdout);
+              if (lab_stdout_check (err) < 0)
+                {
+                  ret = -1;
+                  break;
+                }
               if (lab_point_run (&pt, prof, o->out, o->timeout_s > 0 ? o->timeout_s : x->timeout_s,
                                  stop[v][0] ? stop[v] : NULL, &res, err) < 0)
                 {
-                  printf ("%s\n", lab_sandbox_interrupted () ? "interrupted" : "error");
+                  printf ("%s\n", lab_signals_caught () ? "interrupted" : "error");
                   ret = -1;
                   break;
                 }
@@ -555,7 +560,7 @@ run_points (struct run_opts *o, struct profile_cache *pc, struct json_object *po
               (*n_run)++;
               point_limit (res, stop[v], sizeof (stop[v]));
               json_object_array_add (points, res);
-              if (write_summary (o->out, points, err) < 0)
+              if (write_summary (o->out, points, err) < 0 || lab_stdout_check (err) < 0)
                 ret = -1;
             }
     }
@@ -584,6 +589,10 @@ cmd_run (int argc, char **argv)
   char *orig_cmd[256];
   int orig_n = 0;
 
+  /* Signals are events from here on (signals.h): a run stopped by one keeps
+     its finished points and says how to resume. */
+  if (lab_signals_init (&err) < 0)
+    return lab_error_report (&err);
   if (argc >= 2 && (strcmp (argv[1], "--resume") == 0 || strncmp (argv[1], "--resume=", 9) == 0))
     {
       const char *dir = argv[1][8] == '=' ? argv[1] + 9 : argc > 2 ? argv[2] : NULL;
@@ -642,24 +651,33 @@ cmd_run (int argc, char **argv)
     if (!has_meta && lab_meta_write (o.out, orig_n, orig_cmd, &err) < 0)
       return lab_error_report (&err);
   }
-  lab_sandbox_install_signal_handlers ();
-  lab_sandbox_set_graceful (1); /* an interrupt ends the point; we keep what finished */
   printf ("lab: results in %s\n", o.out);
   points = json_object_new_array ();
-  ret = run_points (&o, &pc, points, &n_run, &n_reused, &err);
+  ret = lab_stdout_check (&err);
+  if (ret == 0)
+    ret = run_points (&o, &pc, points, &n_run, &n_reused, &err);
   profile_cache_free (&pc);
+  /* summary.csv holds every finished point, also when the run stopped. */
   if (ret == 0 && write_summary (o.out, points, &err) < 0)
     ret = -1;
+  else if (ret < 0)
+    {
+      lab_error_t e = NULL;
+      if (write_summary (o.out, points, &e) < 0)
+        lab_error_release (&e);
+    }
   if (n_reused)
     printf ("lab: resumed: %d point%s already done, %d run now\n", n_reused, n_reused == 1 ? " was" : "s were",
             n_run);
   if (ret == 0 && lab_plot_render (o.out, &err) < 0)
     ret = -1;
+  if (ret == 0 && lab_signals_poll ())
+    ret = lab_error (&err, 0, "interrupted by signal SIG%s while rendering", sigabbrev_np (lab_signals_caught ()));
   json_object_put (points);
   update_latest (&o);
   if (ret < 0)
     {
-      int sig = lab_sandbox_interrupted ();
+      int sig = lab_signals_caught ();
       ret = lab_error_report (&err);
       fprintf (stderr, "lab: the %d points finished are kept in %s; continue with `lab run --resume %s`\n",
                n_run + n_reused, o.out, o.out);

@@ -16,6 +16,7 @@
 #include "profile.h"
 #include "sandbox.h"
 #include "seccomp-profile.h"
+#include "signals.h"
 #include "utils.h"
 
 static void
@@ -243,10 +244,11 @@ cmd_sandbox (int argc, char **argv)
   snprintf (name, sizeof name, "sandbox-%d", (int) getpid ());
   spec.name = name;
   struct lab_sandbox_result res;
-  lab_sandbox_install_signal_handlers ();
-  if (lab_sandbox_run (&spec, &res, &err) < 0)
+  if (lab_signals_init (&err) < 0 || lab_sandbox_run (&spec, &res, &err) < 0)
     {
       rc = lab_error_report (&err);
+      if (lab_signals_caught ())
+        rc = 128 + lab_signals_caught ();
       goto out;
     }
   struct json_object *j = lab_sandbox_result_to_json (&spec, &res);

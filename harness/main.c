@@ -5,12 +5,14 @@
 #include <errno.h>
 #include <limits.h>
 #include <libgen.h>
+#include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
 
 #include "commands.h"
+#include "utils.h"
 
 static const struct
 {
@@ -38,6 +40,9 @@ int
 main (int argc, char **argv)
 {
   setvbuf (stdout, NULL, _IOLBF, 0); /* progress lines interleave correctly with children's output */
+  /* A closed stdout (`lab list | head -1`) is a write error (EPIPE) the
+     commands handle, never a death that skips cleanup. */
+  signal (SIGPIPE, SIG_IGN);
   if (argc < 2)
     {
       usage (stderr);
@@ -50,7 +55,18 @@ main (int argc, char **argv)
     }
   for (size_t i = 0; i < sizeof (commands) / sizeof (commands[0]); i++)
     if (strcmp (argv[1], commands[i].name) == 0)
-      return commands[i].fn (argc - 1, argv + 1);
+      {
+        lab_error_t err = NULL;
+        int rc = commands[i].fn (argc - 1, argv + 1);
+        if (lab_stdout_check (&err) < 0)
+          {
+            lab_error_prepend (&err, "%s", argv[1]);
+            if (rc == 0)
+              rc = lab_error_report (&err);
+            lab_error_release (&err);
+          }
+        return rc;
+      }
   fprintf (stderr, "lab: unknown command `%s`\n", argv[1]);
   usage (stderr);
   return 2;

@@ -25,6 +25,7 @@
 
 #include "catalog.h"
 #include "results.h"
+#include "signals.h"
 #include "utils.h"
 
 static double
@@ -283,6 +284,7 @@ run_gnuplot (const char *script, lab_error_t *err)
       int fd = open ("gnuplot.log", O_WRONLY | O_CREAT | O_APPEND | O_CLOEXEC, 0644);
       if (fd >= 0)
         dup2 (fd, 2);
+      lab_signals_child_reset ();
       execvp ("gnuplot", argv);
       fprintf (stderr, "lab: cannot run gnuplot (install gnuplot-nox, or `make deps`): %s\n", strerror (errno));
       _exit (127);

@@ -23,10 +23,13 @@
  *   dies, and with it (pid 1) its whole pid namespace; the cgroups the
  *   harness leaves are removed by the next harness (cgroup.c).
  *
- * Waiting: a pidfd of init is polled with the sampling period as the
- * timeout; each wake-up samples /proc/<pid>/status of every process in the
- * cgroup but init (a copy of the harness) and the cgroup's memory, and
- * checks the deadline.  Reaping is wait4 on init (rusage of init and of the
+ * Waiting: a pidfd of init and the harness's signalfd (signals.h) are polled
+ * with the sampling period as the timeout; each wake-up samples
+ * /proc/<pid>/status of every process in the cgroup but init (a copy of the
+ * harness) and the cgroup's memory, and checks the deadline.  A deadline
+ * passed or a signal taken kills the cgroup and init (stop_point); the loop
+ * goes on until the pidfd says init is gone.  No cleanup runs in a signal
+ * handler: there is none.  Reaping is wait4 on init (rusage of init and of the
  * descendants it reaped: the workload and its orphans).
  *
  * Seccomp: the filter is built from the profile in the harness (libseccomp
@@ -75,6 +78,7 @@
 #include "sandbox.h"
 #include "sandbox-child.h"
 #include "seccomp-profile.h"
+#include "signals.h"
 #include "utils.h"
 
 #define CHILD_STACK (256 * 1024)
@@ -90,11 +94,6 @@ lab_status_name (enum lab_status st)
 {
   return (unsigned) st < ARRAY_SIZE (status_names) ? status_names[st] : "unknown";
 }
-
-/* State the signal handler reads: the running point. */
-static volatile sig_atomic_t cur_pid;
-static volatile sig_atomic_t interrupted;
-static int graceful;
 
 static void
 result_init (struct lab_sandbox_result *res)
@@ -403,7 +402,6 @@ run_release (struct run *r)
       kill (r->pid, SIGKILL);
       waitpid (r->pid, NULL, 0);
     }
-  cur_pid = 0;
   int *fds[] = { &r->pidfd, &r->kmsg, &r->audit, &r->go[0], &r->go[1], &r->fail[0], &r->fail[1],
                  &r->report[0], &r->report[1], &r->notify_fd, &r->wpidfd, &r->proc_fd };
   for (size_t i = 0; i < ARRAY_SIZE (fds); i++)
@@ -520,7 +518,6 @@ start_child (struct run *r, lab_error_t *err)
       r->pid = 0;
       return lab_error (err, errno, "clone");
     }
-  cur_pid = r->pid;
   close (take_fd (r->go[0]));
   close (take_fd (r->fail[1]));
   close (take_fd (r->report[1]));
@@ -565,6 +562,17 @@ report_read (struct run *r)
       }
 }
 
+/* Ends the point at once: the whole cgroup and init are killed (a timeout,
+   or a signal to the harness); the wait loop then reaps init. */
+static void
+stop_point (struct run *r)
+{
+  lab_error_t e = NULL;
+  if (lab_cgroup_kill (r->cg, &e) < 0)
+    lab_error_release (&e);
+  kill (r->pid, SIGKILL);
+}
+
 static int
 wait_child (struct run *r, int *wstatus, int *timed_out, lab_error_t *err)
 {
@@ -572,12 +580,19 @@ wait_child (struct run *r, int *wstatus, int *timed_out, lab_error_t *err)
   double timeout = spec->timeout_s > 0 ? spec->timeout_s : spec->profile->timeout_s;
   int period = spec->sample_ms > 0 ? spec->sample_ms : 20;
   double deadline = timeout > 0 ? r->res->wall_s + timeout : 0;
-  int seen_exec = 0, failed_setup = 0;
+  int seen_exec = 0, failed_setup = 0, stopped = 0;
   double next_sample = 0;
   struct fail_msg m;
 
   for (;;)
     {
+      /* A signal to the harness (signals.h) is an event of this loop: the
+         point is killed here and reaped below, as after a timeout. */
+      if (!stopped && lab_signals_caught ())
+        {
+          stopped = 1;
+          stop_point (r);
+        }
       if (spec->seccomp_log && r->notify_fd < 0)
         {
           /* The filter is the workload's: grab the listener from it. */
@@ -590,10 +605,13 @@ wait_child (struct run *r, int *wstatus, int *timed_out, lab_error_t *err)
           if (r->notify_fd < 0)
             {
               /* Not loaded yet, or setup failed before the filter. */
-              struct pollfd pf[2] = { { r->pidfd, POLLIN, 0 }, { r->fail[0], POLLIN, 0 } };
-              if (poll (pf, 2, 1) > 0 && (pf[1].revents & POLLIN)
+              struct pollfd pf[3] = { { r->pidfd, POLLIN, 0 }, { r->fail[0], POLLIN, 0 },
+                                      { lab_signals_fd (), POLLIN, 0 } };
+              if (poll (pf, 3, 1) > 0 && (pf[1].revents & POLLIN)
                   && read (r->fail[0], &m, sizeof m) == (ssize_t) sizeof m)
                 failed_setup = 1;
+              if (pf[2].revents & POLLIN)
+                lab_signals_poll ();
               if (failed_setup || (pf[0].revents & POLLIN))
                 break;
               continue;
@@ -613,18 +631,18 @@ wait_child (struct run *r, int *wstatus, int *timed_out, lab_error_t *err)
       if (deadline > 0 && now >= deadline && !*timed_out)
         {
           *timed_out = 1;
-          lab_error_t e = NULL;
-          if (lab_cgroup_kill (r->cg, &e) < 0)
-            lab_error_release (&e);
-          kill (r->pid, SIGKILL);
+          stop_point (r);
         }
       int wait_ms = (int) ((next_sample - now) * 1000) + 1;
       if (deadline > 0 && !*timed_out && (deadline - now) * 1000 < wait_ms)
         wait_ms = (int) ((deadline - now) * 1000) + 1;
-      struct pollfd pf[2] = { { r->pidfd, POLLIN, 0 }, { r->notify_fd, POLLIN, 0 } };
-      int n = poll (pf, r->notify_fd >= 0 ? 2 : 1, wait_ms);
+      /* Negative fds (no notify listener, no signalfd) are skipped by poll. */
+      struct pollfd pf[3] = { { r->pidfd, POLLIN, 0 }, { r->notify_fd, POLLIN, 0 }, { lab_signals_fd (), POLLIN, 0 } };
+      int n = poll (pf, 3, wait_ms);
       if (n < 0 && errno != EINTR)
         return lab_error (err, errno, "poll");
+      if (n > 0 && (pf[2].revents & POLLIN))
+        lab_signals_poll ();
       if (n > 0 && r->notify_fd >= 0 && (pf[1].revents & POLLIN))
         {
           /* Answer every pending notification before sampling again. */
@@ -642,7 +660,6 @@ wait_child (struct run *r, int *wstatus, int *timed_out, lab_error_t *err)
   if (w < 0)
     return lab_error (err, errno, "wait4");
   r->pid = 0;
-  cur_pid = 0;
   r->res->wall_s = lab_now () - r->res->wall_s;
   /* Init reported how the workload ended, unless init itself was killed
      (timeout, oom group kill, the harness's signal): then its own status. */
@@ -702,8 +719,8 @@ run_point (struct run *r, lab_error_t *err)
           kmsg_find_kill (r->kmsg, (pid_t) r->res->host_pid, r->res);
     }
   classify (wstatus, timed_out, r->res);
-  if (interrupted)
-    return lab_error (err, EINTR, "interrupted by signal SIG%s", sigabbrev_np (interrupted));
+  if (lab_signals_caught ())
+    return lab_error (err, 0, "interrupted by signal SIG%s", sigabbrev_np (lab_signals_caught ()));
   return 0;
 }
 
@@ -715,65 +732,14 @@ lab_sandbox_run (const struct lab_sandbox_spec *spec, struct lab_sandbox_result 
   result_init (res);
   if (spec->argv == NULL || spec->argv[0] == NULL || spec->argv[0][0] != '/')
     return lab_error (err, EINVAL, "sandbox `%s`: the command must be an absolute path", spec->name);
+  if (lab_signals_poll ())
+    return lab_error (err, 0, "sandbox `%s`: interrupted by signal SIG%s before it started", spec->name,
+                      sigabbrev_np (lab_signals_caught ()));
   int ret = run_point (&r, err);
   run_release (&r);
   if (ret < 0)
-    {
-      lab_error_prepend (err, "sandbox `%s`", spec->name);
-      if (interrupted && !graceful)
-        {
-          int sig = interrupted;
-          lab_cgroup_cleanup_all ();
-          lab_error_report (err);
-          exit (128 + sig);
-        }
-    }
+    lab_error_prepend (err, "sandbox `%s`", spec->name);
   return ret;
-}
-
-/* ---- signals ------------------------------------------------------------ */
-
-static void
-on_signal (int sig)
-{
-  interrupted = sig;
-  pid_t pid = cur_pid;
-  if (pid > 0)
-    {
-      /* The run loop wakes up (EINTR, then the pidfd), removes the cgroup and
-         exits or returns. */
-      kill (pid, SIGKILL);
-      return;
-    }
-  if (graceful)
-    return;
-  lab_cgroup_cleanup_all ();
-  _exit (128 + sig);
-}
-
-void
-lab_sandbox_install_signal_handlers (void)
-{
-  struct sigaction sa;
-  memset (&sa, 0, sizeof sa);
-  sa.sa_handler = on_signal;
-  sigemptyset (&sa.sa_mask);
-  sa.sa_flags = SA_RESTART;
-  sigaction (SIGINT, &sa, NULL);
-  sigaction (SIGTERM, &sa, NULL);
-  sigaction (SIGHUP, &sa, NULL);
-}
-
-void
-lab_sandbox_set_graceful (int on)
-{
-  graceful = on;
-}
-
-int
-lab_sandbox_interrupted (void)
-{
-  return interrupted;
 }
 
 /* ---- JSON ------------------------------------------------------------------- */

@@ -20,8 +20,9 @@
  *   6. reads the cgroup's figures, classifies the end by the workload's
  *      status (init's own when init was killed) (ok, oom, timeout,
  *      seccomp, crashed), kills what is left, removes the cgroup - also on
- *      errors.  SIGINT/SIGTERM to the harness kill the running point and remove
- *      its cgroup before the harness exits (lab_sandbox_install_signal_handlers).
+ *      errors.  A signal to the harness (signals.h: an event on a signalfd
+ *      polled in step 5) kills the running point the same way; the run
+ *      then fails "interrupted by signal SIGx" and the caller exits 128+x.
  */
 #ifndef LAB_SANDBOX_H
 #define LAB_SANDBOX_H
@@ -88,15 +89,6 @@ struct lab_sandbox_result
 
 int lab_sandbox_run (const struct lab_sandbox_spec *spec, struct lab_sandbox_result *res,
                      lab_error_t *err);
-/* SIGINT/SIGTERM/SIGHUP: kill the running sandbox, remove cgroups, then exit 128+sig
-   (or, with `graceful`, set a flag that lab_sandbox_interrupted() reports). */
-void lab_sandbox_install_signal_handlers (void);
-/* With `on`, a signal kills the running point and makes lab_sandbox_run fail
-   ("interrupted"), and the caller decides; without, the harness exits 128+sig
-   after removing its cgroups. */
-void lab_sandbox_set_graceful (int on);
-/* The signal that interrupted the harness, or 0. */
-int lab_sandbox_interrupted (void);
 /* The result as a JSON object (status, figures, sandbox description). */
 struct json_object *lab_sandbox_result_to_json (const struct lab_sandbox_spec *spec,
                                                 const struct lab_sandbox_result *res);

@@ -8,6 +8,7 @@
 #include <fcntl.h>
 #include <limits.h>
 #include <math.h>
+#include <poll.h>
 #include <string.h>
 #include <strings.h>
 #include <sys/stat.h>
@@ -175,4 +176,23 @@ lab_mkdir_p (const char *path, int mode, lab_error_t *err)
   if (mkdir (p, (mode_t) mode) < 0 && errno != EEXIST)
     return lab_error (err, errno, "creating directory `%s`", p);
   return 0;
+}
+
+int
+lab_stdout_check (lab_error_t *err)
+{
+  struct pollfd pf = { STDOUT_FILENO, POLLOUT, 0 };
+  int e;
+
+  errno = 0;
+  if (fflush (stdout) == 0 && !ferror (stdout))
+    return 0;
+  /* A failed write left the error flag; the errno of that write is gone
+     unless this flush failed too.  A pipe without readers polls POLLERR. */
+  e = errno;
+  if (e == 0 && poll (&pf, 1, 0) == 1 && (pf.revents & POLLERR))
+    e = EPIPE;
+  if (e)
+    return lab_error (err, e, "writing to standard output");
+  return lab_error (err, 0, "writing to standard output failed");
 }

@@ -40,6 +40,10 @@ int lab_write_file_atomic (const char *path, const char *data, size_t len, lab_e
 int lab_read_file (const char *path, char **out, size_t *len, lab_error_t *err);
 /* Monotonic clock in seconds. */
 double lab_now (void);
+/* Flushes stdout; fails ("writing to standard output: Broken pipe") when
+   any write to it failed so far.  SIGPIPE is ignored (main.c), so a closed
+   pipe is this error, handled like any other. */
+int lab_stdout_check (lab_error_t *err);
 /* mkdir -p */
 int lab_mkdir_p (const char *path, int mode, lab_error_t *err);
 
