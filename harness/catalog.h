@@ -24,7 +24,8 @@ struct lab_experiment
   unsigned plots;                   /* LAB_PLOT_* */
 };
 
-/* Which plots an experiment gets (plot.c).  Memory per task only where every
+/* Which generic plots an experiment gets (plot.c; CPU, context switches and
+   latency are drawn wherever measured unless plots == 0).  Memory per task only where every
    task is alive at once (memory); spawn's tasks come and go, so its memory is
    plotted as the peak itself. */
 enum

@@ -376,7 +376,8 @@ point_limit (struct json_object *pt, char *why, size_t len)
   if (!json_object_object_get_ex (pt, "status", &s))
     return;
   st = json_object_get_string (s);
-  if (strcmp (st, "limit") != 0 && strcmp (st, "oom") != 0 && strcmp (st, "timeout") != 0)
+  if (strcmp (st, lab_status_name (LAB_ST_LIMIT)) && strcmp (st, lab_status_name (LAB_ST_OOM))
+      && strcmp (st, lab_status_name (LAB_ST_TIMEOUT)))
     return;
   json_object_object_get_ex (pt, "n", &n);
   snprintf (why, len, "variant ended `%s` at n=%lld; larger n not run", st, (long long) json_object_get_int64 (n));

@@ -1,207 +1,111 @@
 /*
- * plot.c - aggregates a run's points and draws them with gnuplot (see plot.h).
+ * plot.c - draws a run's aggregates with gnuplot (see plot.h).
  *
- * For each experiment, per variant, one data file plots/<exp>-<variant>.dat:
- *   n  wall_median wall_min wall_max  rss/task cgroup/task kernel/task  ns_per_op
- *   rss_peak cgroup_peak kernel
- * (only ok repeats; "NaN" where not measured, which gnuplot skips), then:
- *   plots/<exp>-wall.png          wall time vs n, log-log, min-max error bars
- *   plots/<exp>-mem.png           cgroup memory peak, RSS peak and kernel memory vs n
- *   plots/<exp>-mem-per-task.png  the same divided by n (where all n tasks live at once)
- *   plots/<exp>-ns-per-op.png     ns per operation vs n (switch)
- * Which of these an experiment gets is its catalog entry's `plots`.
- * Each .png has its .gp script beside it, so a user can restyle and re-run it.
+ * Data: plots/<exp>-<variant>.dat, one row per n with, for every figure of
+ * lab_metrics[] (aggregate.c), its median, min and max over the ok repeats
+ * (the header names the columns; "NaN" where not measured, which gnuplot
+ * skips).  Each generic plot below is a spec: which figures it draws (one
+ * dash type each), its y label with the unit, a divisor for the unit, and a
+ * sentence on how to read it.  Every .gp writes a PNG and an SVG.
  */
 #include "plot.h"
 
-#include <dirent.h>
-#include <fcntl.h>
 #include <errno.h>
+#include <fcntl.h>
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/wait.h>
+#include <unistd.h>
 
 #include "catalog.h"
-#include "results.h"
+#include "plot-hooks.h"
 #include "signals.h"
 #include "utils.h"
 
-static double
-num (struct json_object *o, const char *key)
-{
-  struct json_object *v = NULL;
-  if (o == NULL || !json_object_object_get_ex (o, key, &v) || v == NULL)
-    return -1;
-  if (json_object_is_type (v, json_type_string))
-    {
-      const char *s = json_object_get_string (v);
-      return *s ? strtod (s, NULL) : -1;
-    }
-  return json_object_get_double (v);
-}
-
-static const char *
-str (struct json_object *o, const char *key)
-{
-  struct json_object *v = NULL;
-  if (o && json_object_object_get_ex (o, key, &v) && v)
-    return json_object_get_string (v);
-  return "";
-}
+/* Okabe-Ito colours (readable with colour blindness) and filled markers. */
+static const char *const colours[] = { "#0072B2", "#D55E00", "#009E73", "#CC79A7",
+                                       "#E69F00", "#56B4E9", "#000000", "#999999" };
+static const int markers[] = { 7, 5, 9, 11, 13, 15, 4, 6 };
+#define N_STYLES (int) ARRAY_SIZE (colours)
 
 static int
-by_start (const void *a, const void *b)
+variant_index (const char *const *vs, int n, const char *variant)
 {
-  struct json_object *x = *(struct json_object *const *) a, *y = *(struct json_object *const *) b;
-  int c = strcmp (str (x, "started_at"), str (y, "started_at"));
-  return c ? c : strcmp (str (x, "id"), str (y, "id"));
-}
-
-int
-lab_points_load (const char *dir, struct json_object **out, lab_error_t *err)
-{
-  char path[4096];
-  struct dirent **names = NULL;
-  struct json_object **arr;
-  int n, k = 0;
-
-  snprintf (path, sizeof (path), "%s/points", dir);
-  n = scandir (path, &names, NULL, alphasort);
-  if (n < 0)
-    return lab_usage_error (err, "`%s` is not a results directory (no points/): %s", dir, strerror (errno));
-  arr = calloc ((size_t) n + 1, sizeof (*arr));
   for (int i = 0; i < n; i++)
-    {
-      size_t l = strlen (names[i]->d_name);
-      struct json_object *o = NULL;
-      if (l > 5 && strcmp (names[i]->d_name + l - 5, ".json") == 0)
-        {
-          snprintf (path, sizeof (path), "%s/points/%s", dir, names[i]->d_name);
-          lab_error_t e = NULL;
-          if (lab_json_read (path, &o, &e) == 0)
-            arr[k++] = o;
-          else
-            {
-              lab_warn ("point left out of plots and report: %s", e ? e->msg : path);
-              lab_error_release (&e);
-            }
-        }
-      free (names[i]);
-    }
-  free (names);
-  qsort (arr, (size_t) k, sizeof (*arr), by_start);
-  *out = json_object_new_array ();
-  for (int i = 0; i < k; i++)
-    json_object_array_add (*out, arr[i]);
-  free (arr);
-  return 0;
+    if (strcmp (vs[i], variant) == 0)
+      return i;
+  return n;
 }
+
+const char *
+lab_plot_colour (const char *const *run_variants, int n, const char *variant)
+{
+  return colours[variant_index (run_variants, n, variant) % N_STYLES];
+}
+
+const char *
+lab_plot_style (const struct lab_plot_ctx *ctx, const char *variant)
+{
+  static char buf[64];
+  int i = variant_index (ctx->run_variants, ctx->n_run_variants, variant) % N_STYLES;
+  snprintf (buf, sizeof (buf), " lc rgb '%s' pt %d ps 1.2", colours[i], markers[i]);
+  return buf;
+}
+
+struct line
+{
+  enum lab_metric metric;
+  const char *label; /* appended to the variant's name in the key */
+};
+
+struct spec
+{
+  const char *name, *title, *ylabel;
+  unsigned when;   /* LAB_PLOT_* bit; 0 = wherever the figures were measured */
+  double div;      /* values are divided by this for the axis' unit */
+  const char *how; /* how to read it */
+  struct line lines[5];
+};
+
+static const struct spec specs[] = {
+  { "wall", "wall time vs n", "wall time (s)", LAB_PLOT_WALL, 1,
+    "Wall time of the whole point (log-log where it spans decades). Lower is better; a line that stops early "
+    "hit a host limit (the notes below the table name it).",
+    { { LAB_M_WALL, "" }, { LAB_M__COUNT, NULL } } },
+  { "mem", "peak memory vs n", "peak memory (MiB)", LAB_PLOT_MEM, 1 << 20,
+    "Peak memory of the whole run: cgroup peak (solid; includes kernel memory such as thread stacks and page "
+    "tables), RSS peak (dashed), the kernel part (dotted). Tasks come and go, so this is not per task.",
+    { { LAB_M_CG_PEAK, " cgroup peak" }, { LAB_M_RSS_PEAK, " RSS peak" }, { LAB_M_KERNEL, " kernel" },
+      { LAB_M__COUNT, NULL } } },
+  { "mem-per-task", "memory per task vs n", "memory per task (KiB)", LAB_PLOT_MEM_PER_TASK, 1024,
+    "Peak / n where all n tasks are alive at once: cgroup (solid, includes kernel stacks), RSS (dashed), kernel "
+    "(dotted). Small n carries the process's fixed baseline, so read the largest n.",
+    { { LAB_M_CG_PER_TASK, " cgroup" }, { LAB_M_RSS_PER_TASK, " RSS" }, { LAB_M_KERNEL_PER_TASK, " kernel" },
+      { LAB_M__COUNT, NULL } } },
+  { "ns-per-op", "time per operation vs n", "time per operation (ns)", LAB_PLOT_NS_PER_OP, 1,
+    "Nanoseconds per operation (1 / the workload's ops per second). Lower is better.",
+    { { LAB_M_NS_PER_OP, "" }, { LAB_M__COUNT, NULL } } },
+  { "cpu", "CPU time per operation: user vs system", "CPU time per operation (ns)", 0, 1,
+    "CPU time of the sandbox (rusage) divided by the operations: user (solid) and system (dashed). Where system "
+    "time dominates, the kernel does the work (thread creation, futex waits).",
+    { { LAB_M_CPU_USER_PER_OP, " user" }, { LAB_M_CPU_SYS_PER_OP, " system" }, { LAB_M__COUNT, NULL } } },
+  { "ctxsw", "context switches per operation", "context switches per operation", 0, 1,
+    "Kernel context switches (rusage) per operation: voluntary (solid; the task blocked) and involuntary "
+    "(dashed; preempted). A user-space switch costs none, so coroutines sit near zero.",
+    { { LAB_M_VOLCS_PER_OP, " voluntary" }, { LAB_M_INVOLCS_PER_OP, " involuntary" }, { LAB_M__COUNT, NULL } } },
+  { "latency", "latency percentiles vs n", "latency (us)", 0, 1000,
+    "Per-operation latency reported by the workload: p50 (solid), p99 (dashed), p99.9 (dotted), max "
+    "(dash-dot). The gap between p50 and p99 is the tail.",
+    { { LAB_M_LAT_P50, " p50" }, { LAB_M_LAT_P99, " p99" }, { LAB_M_LAT_P999, " p99.9" }, { LAB_M_LAT_MAX, " max" },
+      { LAB_M__COUNT, NULL } } },
+};
 
 static int
-cmp_double (const void *a, const void *b)
+is_exp (const struct lab_agg *g, const char *exp)
 {
-  double x = *(const double *) a, y = *(const double *) b;
-  return x < y ? -1 : x > y;
-}
-
-/* Median of the ok repeats' values of `key` (in the summary). */
-static double
-median_of (struct json_object **reps, int n, const char *key, double div)
-{
-  double v[1024];
-  int k = 0;
-  for (int i = 0; i < n && k < 1024; i++)
-    {
-      double x = num (json_object_object_get (reps[i], "summary"), key);
-      if (x >= 0)
-        v[k++] = x / div;
-    }
-  if (k == 0)
-    return -1;
-  qsort (v, (size_t) k, sizeof (double), cmp_double);
-  return k % 2 ? v[k / 2] : (v[k / 2 - 1] + v[k / 2]) / 2;
-}
-
-int
-lab_agg_build (struct json_object *points, struct lab_agg **out, int *n_out)
-{
-  size_t np = json_object_array_length (points);
-  struct lab_agg *agg = calloc (np + 1, sizeof (*agg));
-  struct json_object **reps = calloc (np + 1, sizeof (*reps));
-  int na = 0;
-
-  for (size_t i = 0; i < np; i++)
-    {
-      struct json_object *p = json_object_array_get_idx (points, i);
-      const char *e = str (p, "experiment"), *v = str (p, "variant");
-      long n = (long) num (p, "n");
-      int found = 0;
-
-      for (int a = 0; a < na; a++)
-        if (strcmp (agg[a].experiment, e) == 0 && strcmp (agg[a].variant, v) == 0 && agg[a].n == n)
-          found = 1;
-      if (found)
-        continue;
-      {
-        struct lab_agg *g = &agg[na++];
-        int nr = 0, nok = 0;
-        double walls[1024];
-        g->experiment = e;
-        g->variant = v;
-        g->n = n;
-        for (size_t j = i; j < np; j++)
-          {
-            struct json_object *q = json_object_array_get_idx (points, j);
-            if (strcmp (str (q, "experiment"), e) || strcmp (str (q, "variant"), v) || (long) num (q, "n") != n)
-              continue;
-            g->n_total++;
-            g->status = str (q, "status");
-            g->detail = str (q, "detail");
-            if (strcmp (g->status, "ok") == 0)
-              {
-                reps[nr++] = q;
-                if (nok < 1024)
-                  walls[nok++] = num (json_object_object_get (q, "summary"), "wall_s");
-              }
-          }
-        g->n_ok = nr;
-        g->wall_med = g->wall_min = g->wall_max = -1;
-        g->rss_per_task = g->cg_per_task = g->kernel_per_task = g->ops_per_s = g->p50_ns = g->p99_ns = -1;
-        if (nr == 0)
-          continue;
-        g->status = "ok";
-        g->detail = "";
-        qsort (walls, (size_t) nok, sizeof (double), cmp_double);
-        g->wall_min = walls[0];
-        g->wall_max = walls[nok - 1];
-        g->wall_med = median_of (reps, nr, "wall_s", 1);
-        g->rss_per_task = median_of (reps, nr, "rss_peak_bytes", (double) n);
-        g->cg_per_task = median_of (reps, nr, "cgroup_mem_peak_bytes", (double) n);
-        g->kernel_per_task = median_of (reps, nr, "kernel_mem_bytes", (double) n);
-        g->ops_per_s = median_of (reps, nr, "ops_per_s", 1);
-        g->p50_ns = median_of (reps, nr, "lat_p50_ns", 1);
-        g->p99_ns = median_of (reps, nr, "lat_p99_ns", 1);
-        /* The workload figures quoted in the report come from the repeat
-           whose wall time is the median, so they agree with the table. */
-        {
-          int mid = 0;
-          double best = -1;
-          for (int q = 0; q < nr; q++)
-            {
-              double d = fabs (num (json_object_object_get (reps[q], "summary"), "wall_s") - g->wall_med);
-              if (best < 0 || d < best)
-                best = d, mid = q;
-            }
-          g->workload = json_object_object_get (reps[mid], "workload");
-        }
-      }
-    }
-  free (reps);
-  *out = agg;
-  *n_out = na;
-  return 0;
+  return strcmp (g->experiment, exp) == 0 && g->n_ok > 0;
 }
 
 static void
@@ -213,63 +117,43 @@ dat_value (FILE *f, double v)
     fprintf (f, " %.9g", v);
 }
 
-/* Writes plots/<exp>-<variant>.dat for every variant of `exp`; returns how many have data. */
+/* plots/<exp>-<variant>.dat for every variant of the experiment with an ok point. */
 static int
-write_dat (const char *dir, const char *exp, const struct lab_agg *agg, int n_agg, const char **variants,
-           int *n_var)
+write_dat (const struct lab_plot_ctx *ctx, const char *variant, lab_error_t *err)
 {
-  int with_data = 0;
-  *n_var = 0;
-  for (int a = 0; a < n_agg; a++)
+  char path[4096];
+  FILE *f;
+
+  snprintf (path, sizeof (path), "%s/plots/%s-%s.dat", ctx->dir, ctx->exp, variant);
+  f = fopen (path, "we");
+  if (f == NULL)
+    return lab_error (err, errno, "writing `%s`", path);
+  fprintf (f, "# %s %s: one row per n; for each figure its median, min and max over the ok repeats\n# n", ctx->exp,
+           variant);
+  for (int m = 0; m < LAB_M__COUNT; m++)
+    fprintf (f, " %s %s_min %s_max", lab_metrics[m].name, lab_metrics[m].name, lab_metrics[m].name);
+  fputc ('\n', f);
+  for (int a = 0; a < ctx->n_agg; a++)
     {
-      int seen = 0;
-      if (strcmp (agg[a].experiment, exp))
+      const struct lab_agg *g = &ctx->agg[a];
+      if (!is_exp (g, ctx->exp) || strcmp (g->variant, variant))
         continue;
-      for (int v = 0; v < *n_var; v++)
-        seen |= strcmp (variants[v], agg[a].variant) == 0;
-      if (!seen && *n_var < 16)
-        variants[(*n_var)++] = agg[a].variant;
-    }
-  for (int v = 0; v < *n_var; v++)
-    {
-      char path[4096];
-      FILE *f;
-      int rows = 0;
-      snprintf (path, sizeof (path), "%s/plots/%s-%s.dat", dir, exp, variants[v]);
-      f = fopen (path, "we");
-      if (f == NULL)
-        continue;
-      fprintf (f, "# n wall_median_s wall_min_s wall_max_s rss_per_task_B cgroup_per_task_B kernel_per_task_B ns_per_op "
-                 "rss_peak_B cgroup_peak_B kernel_B\n");
-      for (int a = 0; a < n_agg; a++)
+      fprintf (f, "%ld", g->n);
+      for (int m = 0; m < LAB_M__COUNT; m++)
         {
-          const struct lab_agg *g = &agg[a];
-          if (strcmp (g->experiment, exp) || strcmp (g->variant, variants[v]) || g->n_ok == 0)
-            continue;
-          fprintf (f, "%ld", g->n);
-          dat_value (f, g->wall_med);
-          dat_value (f, g->wall_min);
-          dat_value (f, g->wall_max);
-          dat_value (f, g->rss_per_task);
-          dat_value (f, g->cg_per_task);
-          dat_value (f, g->kernel_per_task);
-          dat_value (f, g->ops_per_s > 0 ? 1e9 / g->ops_per_s : -1);
-          dat_value (f, g->rss_per_task >= 0 ? g->rss_per_task * (double) g->n : -1);
-          dat_value (f, g->cg_per_task >= 0 ? g->cg_per_task * (double) g->n : -1);
-          dat_value (f, g->kernel_per_task >= 0 ? g->kernel_per_task * (double) g->n : -1);
-          fputc ('\n', f);
-          rows++;
+          dat_value (f, g->m[m].med);
+          dat_value (f, g->m[m].min);
+          dat_value (f, g->m[m].max);
         }
-      fclose (f);
-      if (rows > 0) /* only variants with data get a line */
-        variants[with_data++] = variants[v];
+      fputc ('\n', f);
     }
-  *n_var = with_data;
-  return with_data;
+  if (fclose (f) != 0)
+    return lab_error (err, errno, "writing `%s`", path);
+  return 0;
 }
 
 static int
-run_gnuplot (const char *script, lab_error_t *err)
+run_gnuplot (const char *pdir, const char *script, lab_error_t *err)
 {
   char *argv[] = { (char *) "gnuplot", (char *) script, NULL };
   int status;
@@ -281,7 +165,10 @@ run_gnuplot (const char *script, lab_error_t *err)
     {
       /* gnuplot's warnings (e.g. an empty range for a single point) go to
          plots/gnuplot.log, not the user's terminal; on failure we say where. */
-      int fd = open ("gnuplot.log", O_WRONLY | O_CREAT | O_APPEND | O_CLOEXEC, 0644);
+      int fd;
+      if (chdir (pdir) < 0)
+        _exit (127);
+      fd = open ("gnuplot.log", O_WRONLY | O_CREAT | O_APPEND | O_CLOEXEC, 0644);
       if (fd >= 0)
         dup2 (fd, 2);
       lab_signals_child_reset ();
@@ -292,110 +179,164 @@ run_gnuplot (const char *script, lab_error_t *err)
   if (waitpid (pid, &status, 0) < 0)
     return lab_error (err, errno, "waiting for gnuplot");
   if (!WIFEXITED (status) || WEXITSTATUS (status) != 0)
-    return lab_error (err, 0, "gnuplot failed on `%s` (see plots/gnuplot.log)", script);
+    return lab_error (err, 0, "gnuplot failed on `%s/%s` (see plots/gnuplot.log)", pdir, script);
   return 0;
 }
 
-/* One plot: `ycol` of each variant's .dat against n. */
-static int
-plot_one (const char *dir, const char *exp, const char *xrange, const char *name, const char *title, const char *ylabel, int logy,
-          const char *const *using, const char **variants, int n_var, lab_error_t *err)
+int
+lab_plot_gnuplot (const struct lab_plot_ctx *ctx, const char *name, const char *title, const char *how,
+                  const char *body, const char *const *data, lab_error_t *err)
 {
-  char gp[4096];
+  char gp[4096], pdir[4096], stem[512];
+  struct json_object *o, *d;
   FILE *f;
 
-  snprintf (gp, sizeof (gp), "%s/plots/%s-%s.gp", dir, exp, name);
+  snprintf (stem, sizeof (stem), "%s-%s", ctx->exp, name);
+  snprintf (pdir, sizeof (pdir), "%s/plots", ctx->dir);
+  snprintf (gp, sizeof (gp), "%s/%s.gp", pdir, stem);
   f = fopen (gp, "we");
   if (f == NULL)
     return lab_error (err, errno, "writing `%s`", gp);
-  fprintf (f, "# %s: re-run with `gnuplot %s-%s.gp` inside plots/\n", title, exp, name);
-  fprintf (f, "set terminal pngcairo size 900,560 font 'sans,10'\nset output '%s-%s.png'\n", exp, name);
-  {
-    const struct lab_experiment *e = lab_experiment_find (exp);
-    fprintf (f, "set title \"%s: %s\"\nset xlabel 'n (%s)'\nset ylabel \"%s\"\nset logscale x\n%s\n", exp, title,
-             e ? e->n_means : "n", ylabel, logy ? "set logscale y" : "set yrange [0:*]");
-  }
-  fprintf (f, "%s\nset termoption noenhanced\n", xrange);
-  fprintf (f, "set grid\nset key outside right top\nset format x '%%.0f'\nset datafile missing 'NaN'\n");
-  fprintf (f, "plot ");
-  for (int v = 0, first = 1; v < n_var; v++)
-    for (int u = 0; using[u]; u += 2)
+  fprintf (f, "# %s: %s\n# Re-run inside plots/ with `gnuplot %s.gp`: writes %s.png and %s.svg.\n", ctx->exp, title,
+           stem, stem, stem);
+  fprintf (f, "set termoption noenhanced\nset title \"%s: %s\"\nset grid\nset key outside right top\n"
+              "set datafile missing 'NaN'\nset bars small\n",
+           ctx->exp, title);
+  fprintf (f, "set terminal pngcairo size 900,540 font 'sans,10' noenhanced\nset output '%s.png'\n", stem);
+  fprintf (f, "%s\n", body);
+  fprintf (f, "set terminal svg size 900,540 font 'sans,10' noenhanced background '#ffffff'\nset output '%s.svg'\n"
+              "replot\nunset output\n",
+           stem);
+  if (fclose (f) != 0)
+    return lab_error (err, errno, "writing `%s`", gp);
+  snprintf (gp, sizeof (gp), "%s.gp", stem);
+  if (run_gnuplot (pdir, gp, err) < 0)
+    return -1;
+  o = json_object_new_object ();
+  json_object_object_add (o, "experiment", json_object_new_string (ctx->exp));
+  json_object_object_add (o, "name", json_object_new_string (name));
+  json_object_object_add (o, "title", json_object_new_string (title));
+  json_object_object_add (o, "how", json_object_new_string (how ? how : ""));
+  json_object_object_add (o, "stem", json_object_new_string (stem));
+  d = json_object_new_array ();
+  for (int i = 0; data && data[i]; i++)
+    json_object_array_add (d, json_object_new_string (data[i]));
+  json_object_object_add (o, "data", d);
+  json_object_array_add (ctx->manifest, o);
+  return 0;
+}
+
+/* The range of the plotted medians (after `div`); 0 when nothing is measured. */
+static int
+value_range (const struct lab_plot_ctx *ctx, const struct spec *s, double *lo, double *hi)
+{
+  int any = 0;
+  for (int a = 0; a < ctx->n_agg; a++)
+    for (int l = 0; s->lines[l].label; l++)
       {
-        fprintf (f, "%s'%s-%s.dat' using %s lc %d title '%s%s'", first ? "" : ", \\\n     ", exp, variants[v],
-                 using[u], v + 1, variants[v], using[u + 1]);
+        const struct lab_stat *st = &ctx->agg[a].m[s->lines[l].metric];
+        if (!is_exp (&ctx->agg[a], ctx->exp) || st->n == 0)
+          continue;
+        if (!any || st->min < *lo)
+          *lo = st->min;
+        if (!any || st->max > *hi)
+          *hi = st->max;
+        any = 1;
+      }
+  return any;
+}
+
+static const char *const dashes[] = { "dt 1", "dt 2", "dt 3", "dt 4", "dt 5" };
+
+static int
+plot_spec (const struct lab_plot_ctx *ctx, const struct spec *s, const char **vs, int nv, long min_n, long max_n,
+           lab_error_t *err)
+{
+  const struct lab_experiment *e = lab_experiment_find (ctx->exp);
+  const char *data[17];
+  char *body = NULL;
+  size_t len = 0;
+  double lo = 0, hi = 0;
+  int logy, ret, first = 1, nd = 0;
+  FILE *f;
+
+  if (!value_range (ctx, s, &lo, &hi))
+    return 0;
+  /* Log y where the values span decades (and none is zero, which a log axis cannot show). */
+  logy = lo > 0 && hi / lo > 30;
+  f = open_memstream (&body, &len);
+  fprintf (f, "set xlabel 'n (%s, log scale)'\nset ylabel \"%s%s\"\nset logscale x\nset format x '%%.0f'\n",
+           e ? e->n_means : "n", s->ylabel, logy ? ", log scale" : "");
+  fprintf (f, "set xrange [%g:%g]\n", min_n / 1.6, max_n * 1.6);
+  if (logy)
+    fprintf (f, "set logscale y\nset format y '%%g'\n");
+  else
+    fprintf (f, "set yrange [0:*]\n");
+  fprintf (f, "plot ");
+  for (int v = 0; v < nv; v++)
+    for (int l = 0; s->lines[l].label; l++)
+      {
+        int c = 2 + 3 * (int) s->lines[l].metric;
+        fprintf (f, "%s'%s-%s.dat' using 1:($%d/%g):($%d/%g):($%d/%g) with yerrorlines %s%s title '%s%s'",
+                 first ? "" : ", \\\n     ", ctx->exp, vs[v], c, s->div, c + 1, s->div, c + 2, s->div, dashes[l],
+                 lab_plot_style (ctx, vs[v]), vs[v], s->lines[l].label);
         first = 0;
       }
   fprintf (f, "\n");
   fclose (f);
-  {
-    char cwd[4096], pdir[4096];
-    int ret;
-    if (getcwd (cwd, sizeof (cwd)) == NULL)
-      return lab_error (err, errno, "getcwd");
-    snprintf (pdir, sizeof (pdir), "%s/plots", dir);
-    if (chdir (pdir) < 0)
-      return lab_error (err, errno, "chdir `%s`", pdir);
-    snprintf (gp, sizeof (gp), "%s-%s.gp", exp, name);
-    ret = run_gnuplot (gp, err);
-    if (chdir (cwd) < 0)
-      return lab_error (err, errno, "chdir `%s`", cwd);
-    return ret;
-  }
+  for (int v = 0; v < nv && nd < 16; v++)
+    {
+      static char names[16][256];
+      snprintf (names[nd], sizeof (names[nd]), "%s-%s.dat", ctx->exp, vs[v]);
+      data[nd] = names[nd];
+      nd++;
+    }
+  data[nd] = NULL;
+  ret = lab_plot_gnuplot (ctx, s->name, s->title, s->how, body, data, err);
+  free (body);
+  return ret;
 }
 
-static int
-plot_experiment (const char *dir, const char *exp, const struct lab_agg *agg, int n_agg, lab_error_t *err)
+int
+lab_plot_experiment (const struct lab_plot_ctx *ctx, lab_error_t *err)
 {
-  const char *variants[16];
-  int n_var, have_mem = 0, have_ops = 0;
-  static const char *const wall[] = { "1:2:3:4 with yerrorlines", "", NULL };
-  static const char *const mem_per_task[] = { "1:6 with linespoints", " cgroup peak", "1:5 with linespoints dt 2", " RSS",
-                                              "1:7 with linespoints dt 3", " kernel", NULL };
-  static const char *const mem[] = { "1:10 with linespoints", " cgroup peak", "1:9 with linespoints dt 2", " RSS peak",
-                                     "1:11 with linespoints dt 3", " kernel", NULL };
-  static const char *const ops[] = { "1:8 with linespoints", "", NULL };
-  const struct lab_experiment *e = lab_experiment_find (exp);
+  const struct lab_experiment *e = lab_experiment_find (ctx->exp);
   unsigned plots = e ? e->plots : LAB_PLOT_WALL | LAB_PLOT_MEM;
+  const char *vs[16];
+  int nv = 0;
   long min_n = -1, max_n = -1;
-  char xrange[64];
 
-  if (plots == 0 || write_dat (dir, exp, agg, n_agg, variants, &n_var) == 0)
+  if (plots == 0)
     return 0;
-  for (int a = 0; a < n_agg; a++)
-    if (strcmp (agg[a].experiment, exp) == 0 && agg[a].n_ok)
+  for (int a = 0; a < ctx->n_agg; a++)
+    if (is_exp (&ctx->agg[a], ctx->exp))
       {
-        if (min_n < 0 || agg[a].n < min_n)
-          min_n = agg[a].n;
-        if (agg[a].n > max_n)
-          max_n = agg[a].n;
-        have_mem |= agg[a].cg_per_task > 0 || agg[a].rss_per_task > 0;
-        have_ops |= agg[a].ops_per_s > 0;
+        int seen = 0;
+        for (int v = 0; v < nv; v++)
+          seen |= strcmp (vs[v], ctx->agg[a].variant) == 0;
+        if (!seen && nv < 16)
+          vs[nv++] = ctx->agg[a].variant;
+        if (min_n < 0 || ctx->agg[a].n < min_n)
+          min_n = ctx->agg[a].n;
+        if (ctx->agg[a].n > max_n)
+          max_n = ctx->agg[a].n;
       }
-  /* The data's own range with a margin (gnuplot would round a log axis out to
-     whole decades, or warn on a single n). */
-  snprintf (xrange, sizeof (xrange), "set xrange [%g:%g]", min_n / 1.6, max_n * 1.6);
-  if ((plots & LAB_PLOT_WALL)
-      && plot_one (dir, exp, xrange, "wall", "wall time vs n (median, min-max bars)", "seconds", 1, wall, variants,
-                   n_var, err) < 0)
-    return -1;
-  if ((plots & LAB_PLOT_MEM) && have_mem
-      && plot_one (dir, exp, xrange, "mem", "peak memory vs n (cgroup peak includes kernel memory)", "bytes", 1, mem,
-                   variants, n_var, err) < 0)
-    return -1;
-  if ((plots & LAB_PLOT_MEM_PER_TASK) && have_mem
-      && plot_one (dir, exp, xrange, "mem-per-task", "memory per task vs n (cgroup peak includes kernel memory)",
-                   "bytes per task", 1, mem_per_task, variants, n_var, err) < 0)
-    return -1;
-  if ((plots & LAB_PLOT_NS_PER_OP) && have_ops
-      && plot_one (dir, exp, xrange, "ns-per-op", "time per switch vs n", "ns per switch", 1, ops, variants, n_var,
-                   err) < 0)
-    return -1;
+  if (nv == 0)
+    return 0;
+  for (int v = 0; v < nv; v++)
+    if (write_dat (ctx, vs[v], err) < 0)
+      return -1;
+  for (size_t s = 0; s < ARRAY_SIZE (specs); s++)
+    if ((specs[s].when == 0 || (plots & specs[s].when)) && plot_spec (ctx, &specs[s], vs, nv, min_n, max_n, err) < 0)
+      return -1;
+  for (const struct lab_plot_hook *h = lab_plot_hooks; h->experiment; h++)
+    if (strcmp (h->experiment, ctx->exp) == 0 && h->plot (ctx, err) < 0)
+      return -1;
   return 0;
 }
 
-/* gnuplot on PATH?  Without it the data and the report are still written. */
-static int
-have_gnuplot (void)
+int
+lab_have_gnuplot (void)
 {
   const char *path = getenv ("PATH");
   char buf[4096];
@@ -409,46 +350,4 @@ have_gnuplot (void)
       p += l + (p[l] == ':');
     }
   return 0;
-}
-
-int
-lab_plot_render (const char *dir, lab_error_t *err)
-{
-  struct json_object *points = NULL, *meta = NULL;
-  struct lab_agg *agg = NULL;
-  int n_agg = 0, ret = 0;
-  char path[4096];
-  const char *done[32];
-  int n_done = 0;
-
-  if (lab_points_load (dir, &points, err) < 0)
-    return -1;
-  snprintf (path, sizeof (path), "%s/plots", dir);
-  if (lab_mkdir_p (path, 0755, err) < 0)
-    goto out;
-  snprintf (path, sizeof (path), "%s/plots/gnuplot.log", dir);
-  truncate (path, 0);
-  snprintf (path, sizeof (path), "%s/meta.json", dir);
-  if (lab_json_read (path, &meta, NULL) < 0)
-    meta = json_object_new_object ();
-  lab_agg_build (points, &agg, &n_agg);
-  if (!have_gnuplot ())
-    lab_warn ("gnuplot is not installed (`make deps` installs gnuplot-nox): no plots, data and report only");
-  for (int a = 0; a < n_agg && ret == 0 && have_gnuplot (); a++)
-    {
-      int seen = 0;
-      for (int d = 0; d < n_done; d++)
-        seen |= strcmp (done[d], agg[a].experiment) == 0;
-      if (seen || n_done == 32)
-        continue;
-      done[n_done++] = agg[a].experiment;
-      ret = plot_experiment (dir, agg[a].experiment, agg, n_agg, err);
-    }
-  if (ret == 0)
-    ret = lab_report_write (dir, meta, agg, n_agg, err);
-out:
-  free (agg);
-  json_object_put (meta);
-  json_object_put (points);
-  return ret;
 }

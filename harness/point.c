@@ -91,18 +91,18 @@ decide_status (const struct lab_sandbox_result *res, struct json_object *report,
     {
       snprintf (detail, len, "%s: %s", report_str (report, "limit") ? report_str (report, "limit") : "limit",
                 rd ? rd : "");
-      return "limit";
+      return lab_status_name (LAB_ST_LIMIT);
     }
   if (rs && strcmp (rs, "ok") == 0 && res->exit_code == 0)
     {
       detail[0] = '\0';
-      return "ok";
+      return lab_status_name (LAB_ST_OK);
     }
   if (rs)
     snprintf (detail, len, "workload reported `%s` (exit code %d): %s", rs, res->exit_code, rd ? rd : "");
   else
     snprintf (detail, len, "workload exited with code %d without a report", res->exit_code);
-  return "crashed";
+  return lab_status_name (LAB_ST_CRASHED);
 }
 
 static int64_t
@@ -229,9 +229,9 @@ lab_point_run (const struct lab_point *pt, const struct lab_profile *profile, co
   json_object_object_add (o, "started_at", json_object_new_string (started));
   if (skip_reason)
     {
-      json_object_object_add (o, "status", json_object_new_string ("skipped"));
+      json_object_object_add (o, "status", json_object_new_string (lab_status_name (LAB_ST_SKIPPED)));
       json_object_object_add (o, "detail", json_object_new_string (skip_reason));
-      json_object_object_add (o, "summary", make_summary (pt, "skipped", NULL, NULL));
+      json_object_object_add (o, "summary", make_summary (pt, lab_status_name (LAB_ST_SKIPPED), NULL, NULL));
       goto write;
     }
   if (access (wl, X_OK) < 0)

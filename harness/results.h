@@ -9,9 +9,10 @@
  *                        every point
  *   points/<id>.json     one per point, written atomically when it ends
  *   points/<id>.out/.err the workload's stdout and stderr
- *   plots/<name>.png          gnuplot, with the .gp scripts and .dat data beside them
- *   report.md            the report: environment, headline numbers, tables,
- *                        plots, claims verdicts
+ *   plots/<exp>-<name>.png/.svg  gnuplot, with the .gp scripts and .dat data
+ *                        beside them; plots/plots.json lists them (plot.c)
+ *   report.md, report.html  the report: environment, headline numbers, claims
+ *                        verdicts, tables, plots (report.c, report-html.c)
  * Every file is written to a temporary name and renamed, so an interrupted run
  * leaves only whole files; `lab run --resume DIR` skips the points done.
  */

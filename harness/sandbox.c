@@ -83,18 +83,6 @@
 
 #define CHILD_STACK (256 * 1024)
 
-static const char *const status_names[] = {
-  [LAB_ST_OK] = "ok", [LAB_ST_OOM] = "oom", [LAB_ST_TIMEOUT] = "timeout",
-  [LAB_ST_SECCOMP] = "seccomp", [LAB_ST_CRASHED] = "crashed", [LAB_ST_LIMIT] = "limit",
-  [LAB_ST_SKIPPED] = "skipped",
-};
-
-const char *
-lab_status_name (enum lab_status st)
-{
-  return (unsigned) st < ARRAY_SIZE (status_names) ? status_names[st] : "unknown";
-}
-
 static void
 result_init (struct lab_sandbox_result *res)
 {

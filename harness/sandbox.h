@@ -33,18 +33,8 @@
 #include "cgroup.h"
 #include "error.h"
 #include "profile.h"
+#include "status.h" /* enum lab_status, lab_status_name() */
 
-enum lab_status
-{
-  LAB_ST_OK = 0,
-  LAB_ST_OOM,
-  LAB_ST_TIMEOUT,
-  LAB_ST_SECCOMP,
-  LAB_ST_CRASHED,
-  LAB_ST_LIMIT,   /* set by the harness from the workload's report */
-  LAB_ST_SKIPPED, /* set by the harness */
-};
-const char *lab_status_name (enum lab_status st);
 
 struct lab_sandbox_spec
 {
