@@ -16,6 +16,10 @@ static const char *const memory_variants[] = { "pthread", "coro", "coro-copystac
 static const long memory_quick[] = { 1000, 10000, 100000, 0 };
 static const long memory_full[] = { 10000, 100000, 1000000, 0 };
 
+static const char *const pressure_variants[] = { "pthread", "coro", "coro-copystack", NULL };
+static const long pressure_quick[] = { 1000, 4000, 0 };
+static const long pressure_full[] = { 10000, 50000, 0 };
+
 static const char *const seccomp_variants[] = { "syscall", "io_uring", "io_uring-restricted", NULL };
 static const char *const seccomp_profiles[] = { "containers/deny-openat.json", "containers/deny-openat.json",
                                                 "containers/deny-openat.json", NULL };
@@ -41,6 +45,10 @@ const struct lab_experiment lab_experiments[] = {
   { "udp", "n datagrams over loopback: sendto, sendmmsg, io_uring sendmsg batches, coroutines; "
            "a forked receiver counts them; sent = received + kernel drops + EAGAIN",
     "C6, C11", udp_variants, NULL, udp_quick, udp_full, "containers/default.json", "datagrams", 600, LAB_PLOT_IO },
+  { "pressure", "N parked tasks holding K KiB of stack each (--opt kib=K) under a cgroup limit of a fraction of "
+                "that (--opt fraction=F): swap peak, major faults, latency to wake each task once",
+    "C2", pressure_variants, NULL, pressure_quick, pressure_full, "containers/swap.json", "tasks", 600,
+    LAB_PLOT_MEM },
   { NULL, NULL, NULL, NULL, NULL, NULL, NULL, NULL, NULL, 0, 0 },
 };
 
@@ -58,6 +66,8 @@ const struct lab_wl_opt lab_wl_opts[] = {
     1024 /* UIO_MAXIOV */ },
   { "sndbuf", NULL, "udp: the sender's SO_SNDBUF in bytes (default 4096)", 1, 1L << 30 },
   { "rcvbuf", NULL, "udp: the receiver's SO_RCVBUF in bytes (default: net.core.rmem_max)", 1, 1L << 30 },
+  { "kib", NULL, "pressure: KiB of stack memory each task holds (default 128)", 4, 65536 },
+  { "fraction", NULL, "pressure: the cgroup's memory.high as a fraction of the working set (0.05..0.95, default 0.5)", 0, 0 },
   { NULL, NULL, NULL, 0, 0 },
 };
 

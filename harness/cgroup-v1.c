@@ -10,7 +10,8 @@
  * Limits: memory.limit_in_bytes, memory.memsw.limit_in_bytes (= memory +
  * swap limit, where the kernel accounts swap), pids.max, cpu.cfs_period_us /
  * cfs_quota_us, cpuset.cpus/mems.  v1 has no memory.high nor oom.group: the
- * pid namespace stands in for oom.group (its init dying kills the rest).
+ * pid namespace stands in for oom.group (its init dying kills the rest);
+ * memory.high with swap allowed becomes the soft and hard limit (v1_plan).
  */
 #include <errno.h>
 #include <inttypes.h>
@@ -63,9 +64,19 @@ v1_plan (struct lab_cgroup *cg, const struct lab_limits *l, lab_error_t *err)
     return lab_error (err, 0, "cgroup v1: the `memory` controller is not available");
   if (lab_cg_add_ctl (cg, "memory", err) < 0)
     return -1;
-  if (l->memory_max != LAB_LIMIT_UNSET)
+  /* v1 has no memory.high.  With swap allowed, memory.high becomes the soft
+     limit AND the hard limit: a soft limit alone reclaims only under
+     host-wide pressure, the hard limit reclaims into swap (the memsw limit
+     above it), which is what v2's memory.high does (pressure.c). */
+  int high_as_limit = l->memory_high >= 0 && l->memory_high != LAB_LIMIT_MAX && l->memory_swap_max != 0
+                      && l->memory_swap_max != LAB_LIMIT_UNSET;
+  if (high_as_limit && add (cg, "memory", "memory.soft_limit_in_bytes", l->memory_high, err) < 0)
+    return -1;
+  if (l->memory_max != LAB_LIMIT_UNSET || high_as_limit)
     {
-      int64_t max = l->memory_max == LAB_LIMIT_MAX ? -1 : l->memory_max;
+      int64_t max = l->memory_max == LAB_LIMIT_MAX || l->memory_max == LAB_LIMIT_UNSET ? -1 : l->memory_max;
+      if (high_as_limit && (max < 0 || l->memory_high < max))
+        max = l->memory_high;
       if (add (cg, "memory", "memory.limit_in_bytes", max, err) < 0)
         return -1;
       /* memsw exists when the kernel accounts swap; it must stay >= the

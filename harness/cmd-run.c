@@ -26,6 +26,7 @@
 #include "meta.h"
 #include "plot.h"
 #include "point.h"
+#include "pressure.h"
 #include "profile.h"
 #include "results.h"
 #include "sandbox.h"
@@ -534,14 +535,21 @@ run_points (struct run_opts *o, struct profile_cache *pc, struct json_object *po
                   ret = -1;
                   break;
                 }
+              const char *skip = stop[v][0] ? stop[v] : NULL;
+              struct lab_profile point_prof;
+              if ((prof = lab_point_profile (&pt, prof, &point_prof, &skip, err)) == NULL)
+                {
+                  ret = -1;
+                  break;
+                }
               printf ("%-40s ", pt.id);
               if (lab_stdout_check (err) < 0)
                 {
                   ret = -1;
                   break;
                 }
-              if (lab_point_run (&pt, prof, o->out, o->timeout_s > 0 ? o->timeout_s : x->timeout_s,
-                                 stop[v][0] ? stop[v] : NULL, &res, err) < 0)
+              if (lab_point_run (&pt, prof, o->out, o->timeout_s > 0 ? o->timeout_s : x->timeout_s, skip, &res,
+                                 err) < 0)
                 {
                   printf ("%s\n", lab_signals_caught () ? "interrupted" : "error");
                   ret = -1;

@@ -12,6 +12,7 @@ int cmd_list (int argc, char **argv);
 int cmd_run (int argc, char **argv);
 int cmd_plot (int argc, char **argv);
 int cmd_sandbox (int argc, char **argv);
+int cmd_tune (int argc, char **argv);
 
 /* Repository root (where ./lab, containers/ and seccomp/ live) and the
    directory of the workload binaries, found from /proc/self/exe. */
