@@ -7,6 +7,8 @@
 #   make asan       runtime tests under AddressSanitizer (fiber annotations)
 #   make valgrind   runtime tests under valgrind (stack registration)
 #   make test-cgroup2  the sandbox tests in a qemu VM with a cgroup-v2-only kernel
+#   make docker     build the lab's image (docker, else podman); make docker-run runs it
+#   make test-docker   the Docker reproduction test alone (also part of make test)
 #
 # Sources are found by directory, so adding a file needs no Makefile change:
 #   harness/*.c            -> $(BUILD)/libharness.a (+ harness/main.c -> lab)
@@ -50,7 +52,7 @@ WORKLOADS := $(patsubst %,$(BUILD)/bin/wl-%,$(EXPERIMENTS))
 TESTS := $(patsubst tests/%.c,$(BUILD)/tests/%,$(TEST_SRC))
 LIBS := $(BUILD)/libharness.a $(BUILD)/libwl.a $(BUILD)/libcoro.a
 
-.PHONY: FORCE all deps run test test-quick asan valgrind test-cgroup2 clean
+.PHONY: FORCE all deps run test test-quick asan valgrind test-cgroup2 docker docker-run test-docker clean
 .SECONDARY:
 
 all: $(BUILD)/bin/lab $(WORKLOADS) $(TESTS) $(BUILD)/bin/buildflags.txt $(if $(filter build,$(BUILD)),lab)
@@ -110,6 +112,18 @@ test: deps
 test-cgroup2: deps
 	@$(MAKE) --no-print-directory all
 	@sh tools/vm/run.sh $(BUILD)
+
+# Docker reproduction (tools/docker/, Dockerfile): the engine and flags come
+# from tools/docker/engine.sh; results land in ./results (LAB_RESULTS=DIR).
+docker:
+	@sh tools/docker/deps.sh && sh tools/docker/build.sh
+
+docker-run:
+	@sh tools/docker/run.sh $(ARGS)
+
+test-docker: deps
+	@$(MAKE) --no-print-directory all
+	@LAB_BUILD=$(BUILD) sh tests/docker-repro.sh
 
 asan:
 	@$(MAKE) --no-print-directory BUILD=build-asan OPT=-O1 \

@@ -51,7 +51,7 @@ cmd_doctor (int argc, char **argv)
       return 2;
     }
   lab_hostinfo_collect (&h);
-  bad = !h.is_root || !h.cg_ok || !h.pidns || !h.netns || !h.seccomp
+  bad = (h.ct.engine[0] && h.ct.problem[0]) || !h.is_root || !h.cg_ok || !h.pidns || !h.netns || !h.seccomp
         || (h.cg_ok && (!strstr (h.cg.controllers, "memory") || !strstr (h.cg.controllers, "pids")));
   if (as_json)
     {
@@ -72,6 +72,9 @@ cmd_doctor (int argc, char **argv)
     }
   else
     printf ("cgroup     NOT USABLE: %s\n", h.cg_error);
+  if (h.ct.engine[0])
+    printf ("container  %s, %s; %s%s%s\n", h.ct.engine, h.ct.privileged ? "privileged" : "NOT privileged",
+            h.ct.cgroup_case, h.ct.problem[0] ? "\n           NO: " : "", h.ct.problem);
   printf ("io_uring   %s (%s)\n", h.io_uring ? "yes" : "no: coroutine I/O falls back to epoll", h.io_uring_detail);
   printf ("seccomp    %s\n", h.seccomp ? "yes" : "NO");
   printf ("namespaces pid %s, net %s, user %s\n", h.pidns ? "yes" : "NO", h.netns ? "yes" : "NO", h.userns ? "yes" : "no");

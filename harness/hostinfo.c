@@ -154,6 +154,7 @@ lab_hostinfo_collect (struct lab_hostinfo *h)
   h->pidns = probe_unshare (CLONE_NEWPID);
   h->netns = probe_unshare (CLONE_NEWNET);
   h->userns = probe_unshare (CLONE_NEWUSER);
+  lab_container_detect (&h->ct);
   h->is_root = geteuid () == 0;
 }
 
@@ -197,6 +198,7 @@ lab_hostinfo_to_json (const struct lab_hostinfo *h)
   if (!h->cg_ok)
     json_object_object_add (cg, "error", json_object_new_string (h->cg_error));
   json_object_object_add (o, "cgroup", cg);
+  json_object_object_add (o, "container", lab_container_to_json (&h->ct));
   json_object_object_add (o, "io_uring", json_object_new_boolean (h->io_uring));
   json_object_object_add (o, "seccomp", json_object_new_boolean (h->seccomp));
   json_object_object_add (o, "namespaces_pid_net", json_object_new_boolean (h->pidns && h->netns));

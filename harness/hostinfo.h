@@ -8,6 +8,7 @@
 #include <stdint.h>
 
 #include "cgroup.h"
+#include "container.h"
 
 struct lab_hostinfo
 {
@@ -29,6 +30,7 @@ struct lab_hostinfo
   int seccomp;           /* 1 filter mode available */
   int userns, pidns, netns;
   int is_root;
+  struct lab_container ct; /* inside a container? (container.h) */
 };
 
 void lab_hostinfo_collect (struct lab_hostinfo *h);

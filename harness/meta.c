@@ -57,6 +57,14 @@ lab_meta_write (const char *dir, int argc, char **argv, lab_error_t *err)
       if (dirty[0])
         strncat (buf, "-dirty", sizeof (buf) - strlen (buf) - 1);
     }
+  if (buf[0] == '\0')
+    {
+      /* No git (a container image): the revision its build recorded. */
+      cleanup_free char *rev = NULL;
+      snprintf (path, sizeof (path), "%s/REVISION", lab_root_dir ());
+      if (lab_read_file (path, &rev, NULL, NULL) == 0)
+        snprintf (buf, sizeof (buf), "%.*s", (int) strcspn (rev, "\n"), rev);
+    }
   json_object_object_add (o, "lab_revision", json_object_new_string (buf[0] ? buf : "unknown"));
   snprintf (path, sizeof (path), "%s/buildflags.txt", lab_bin_dir ());
   if (lab_read_file (path, &flags, NULL, NULL) == 0)
