@@ -16,6 +16,8 @@
 
 #include <cmocka.h>
 
+#include "lab-test.h"
+
 #include "coro-internal.h"
 
 static struct coro_wg wg = CORO_WG_INIT;
@@ -120,7 +122,7 @@ static void
 test_guard_page_madvise (void **state)
 {
   if (!madv_guard_works ())
-    skip (); /* kernel without MADV_GUARD_INSTALL: canary only */
+    skip_because ("the kernel has no MADV_GUARD_INSTALL: guard pages not tested (canary only)");
   char out[256];
   int st = in_child (below_stack, CORO_GUARD_AUTO, out, sizeof out);
   assert_true (WIFSIGNALED (st));

@@ -9,6 +9,8 @@
 #include <stddef.h>
 #include <cmocka.h>
 
+#include "lab-test.h"
+
 #include <errno.h>
 #include <fcntl.h>
 #include <linux/capability.h>
@@ -172,8 +174,7 @@ test_default_denies_namespaces (void **state)
 {
   if (geteuid () != 0)
     {
-      fprintf (stderr, "skip: not root, namespace creation fails without the filter too\n");
-      skip ();
+      skip_because ("not root, namespace creation fails without the filter too");
     }
   int st = run_in_child ("seccomp/default.json", default_body);
   assert_true (WIFEXITED (st));
@@ -246,8 +247,7 @@ test_docker_caps_evaluated (void **state)
 
   if (geteuid () != 0)
     {
-      fprintf (stderr, "skip: not root, cannot show the CAP_SYS_ADMIN difference\n");
-      skip ();
+      skip_because ("not root, cannot show the CAP_SYS_ADMIN difference");
     }
   snprintf (path, sizeof (path), "%s/docker-caps.json", tmp ? tmp : "/tmp");
   f = fopen (path, "w");
