@@ -5,9 +5,26 @@
  * workload ended; a workload that exited reports `ok` or `limit` (a host limit
  * stopped it: data, not a failure).  A workload that exits without a report,
  * or reports an error, is `crashed` with the reason in `detail`.
- * Figures: timings and latencies from the workload's report; CPU time and
- * context switches from the reaped child's rusage; RSS/VSS/swap peaks from the
- * harness's /proc samples; memory peak and kernel memory from the cgroup.
+ * Figures (summary.csv; make_summary): every column is the workload's own,
+ * over the window its wall_s claims.
+ *   wall_s, ops, ops_per_s, lat_*     the workload's report: its measured
+ *                                     region (empty when it reports none; the
+ *                                     sandbox's whole-point time is
+ *                                     sandbox.point_wall_s in the point JSON)
+ *   cpu_user_s, cpu_sys_s,            the workload's getrusage deltas over that
+ *   vol_ctxsw, invol_ctxsw            region (region_*); the reaped init's
+ *                                     rusage (init + workload + setup) stays in
+ *                                     the JSON under sandbox.
+ *   rss_peak_bytes, vss_peak_bytes    the larger of the harness's samples of
+ *                                     the workload's processes (after exec; never
+ *                                     init, a copy of the harness) and the
+ *                                     workload's own VmHWM/VmPeak at its report
+ *   swap_peak_bytes                   samples
+ *   cgroup_mem_peak_bytes,            the cgroup (peak; kernel part at the
+ *   kernel_mem_bytes                  sampled peak)
+ *   rss_baseline_bytes,               the workload's baseline before its tasks
+ *   cgroup_baseline_bytes             (per-task figures subtract it)
+ *   start_lat_p50_ns, _p99_ns         spawn: task created -> first run
  */
 #include "point.h"
 
@@ -57,14 +74,21 @@ add_num (struct json_object *row, const char *key, int64_t v)
   json_object_object_add (row, key, v >= 0 ? json_object_new_int64 (v) : NULL);
 }
 
+/* row[as] = report[key], or null. */
 static void
-copy_key (struct json_object *row, struct json_object *report, const char *key)
+copy_key_as (struct json_object *row, struct json_object *report, const char *key, const char *as)
 {
   struct json_object *v = NULL;
   if (report && json_object_object_get_ex (report, key, &v) && v)
-    json_object_object_add (row, key, json_object_get (v));
+    json_object_object_add (row, as, json_object_get (v));
   else
-    json_object_object_add (row, key, NULL);
+    json_object_object_add (row, as, NULL);
+}
+
+static void
+copy_key (struct json_object *row, struct json_object *report, const char *key)
+{
+  copy_key_as (row, report, key, key);
 }
 
 static const char *
@@ -77,8 +101,8 @@ report_str (struct json_object *report, const char *key)
 }
 
 /* Decides the point's status from the sandbox's verdict and the workload's report. */
-static const char *
-decide_status (const struct lab_sandbox_result *res, struct json_object *report, char *detail, size_t len)
+const char *
+lab_point_decide_status (const struct lab_sandbox_result *res, struct json_object *report, char *detail, size_t len)
 {
   const char *rs = report_str (report, "status"), *rd = report_str (report, "detail");
 
@@ -106,6 +130,22 @@ decide_status (const struct lab_sandbox_result *res, struct json_object *report,
 }
 
 static int64_t
+report_i64 (struct json_object *report, const char *key)
+{
+  struct json_object *v = NULL;
+  if (report && json_object_object_get_ex (report, key, &v) && v
+      && (json_object_is_type (v, json_type_int) || json_object_is_type (v, json_type_double)))
+    return json_object_get_int64 (v);
+  return -1;
+}
+
+static int64_t
+max_i64 (int64_t a, int64_t b)
+{
+  return a > b ? a : b;
+}
+
+static int64_t
 kernel_mem (const struct lab_cgroup_stats *st)
 {
   if (st->kernel >= 0)
@@ -116,11 +156,11 @@ kernel_mem (const struct lab_cgroup_stats *st)
          + (st->slab > 0 ? st->slab : 0);
 }
 
-static struct json_object *
-make_summary (const struct lab_point *pt, const char *status, const struct lab_sandbox_result *res,
-              struct json_object *report)
+struct json_object *
+lab_point_make_summary (const struct lab_point *pt, const char *status, const struct lab_sandbox_result *res,
+                        struct json_object *report)
 {
-  struct json_object *row = json_object_new_object (), *v = NULL;
+  struct json_object *row = json_object_new_object ();
   int64_t kernel = -1;
 
   json_object_object_add (row, "experiment", json_object_new_string (pt->exp->name));
@@ -130,18 +170,16 @@ make_summary (const struct lab_point *pt, const char *status, const struct lab_s
   json_object_object_add (row, "status", json_object_new_string (status));
   if (res == NULL)
     return row;
-  if (report && json_object_object_get_ex (report, "wall_s", &v))
-    json_object_object_add (row, "wall_s", json_object_get (v));
-  else
-    json_object_object_add (row, "wall_s", json_object_new_double (res->wall_s));
-  json_object_object_add (row, "cpu_user_s", json_object_new_double (res->cpu_user_s));
-  json_object_object_add (row, "cpu_sys_s", json_object_new_double (res->cpu_sys_s));
-  /* The sampled high-water mark, or the reaped child's ru_maxrss (the
-     kernel's own peak for the workload process) when that is larger. */
-  add_num (row, "rss_peak_bytes", res->rss_peak > res->max_rss_bytes ? res->rss_peak : res->max_rss_bytes);
-  /* VSS is never below RSS; a workload that ended before its first sample
-     after exec leaves a pre-exec VSS sample: that is not a measurement of it. */
-  add_num (row, "vss_peak_bytes", res->vss_peak >= res->max_rss_bytes && res->vss_peak >= res->rss_peak ? res->vss_peak : -1);
+  /* The workload's measured region only; nothing stands in for it. */
+  copy_key_as (row, report, "wall_s", "wall_s");
+  copy_key_as (row, report, "region_cpu_user_s", "cpu_user_s");
+  copy_key_as (row, report, "region_cpu_sys_s", "cpu_sys_s");
+  /* The workload's own peaks: samples of its processes after exec (init, a
+     fork of the harness, is never sampled) and its VmHWM/VmPeak at exit.
+     Not ru_maxrss: init's includes the harness's pages, and the workload's
+     own counts its pre-exec image. */
+  add_num (row, "rss_peak_bytes", max_i64 (res->rss_peak, report_i64 (report, "vm_hwm_bytes")));
+  add_num (row, "vss_peak_bytes", max_i64 (res->vss_peak, report_i64 (report, "vm_peak_bytes")));
   add_num (row, "swap_peak_bytes", res->swap_peak);
   add_num (row, "cgroup_mem_peak_bytes", res->cg.mem_peak >= 0 ? res->cg.mem_peak : res->cg_mem_peak_sampled);
   /* Kernel memory is gone once the workload exits, so the end-of-run figures
@@ -151,10 +189,12 @@ make_summary (const struct lab_point *pt, const char *status, const struct lab_s
   if (kernel_mem (&res->cg_at_peak) > kernel)
     kernel = kernel_mem (&res->cg_at_peak);
   add_num (row, "kernel_mem_bytes", kernel);
-  add_num (row, "vol_ctxsw", res->vol_ctxsw);
-  add_num (row, "invol_ctxsw", res->invol_ctxsw);
+  add_num (row, "vol_ctxsw", report_i64 (report, "region_vol_ctxsw"));
+  add_num (row, "invol_ctxsw", report_i64 (report, "region_invol_ctxsw"));
   for (const char *const *k = (const char *const[]){ "ops", "ops_per_s", "lat_p50_ns", "lat_p99_ns",
-                                                     "lat_p999_ns", "lat_max_ns", NULL };
+                                                     "lat_p999_ns", "lat_max_ns", "rss_baseline_bytes",
+                                                     "cgroup_baseline_bytes", "start_lat_p50_ns",
+                                                     "start_lat_p99_ns", NULL };
        *k; k++)
     copy_key (row, report, *k);
   return row;
@@ -187,7 +227,7 @@ int
 lab_point_run (const struct lab_point *pt, const struct lab_profile *profile, const char *dir,
                double timeout_s, const char *skip_reason, struct json_object **out, lab_error_t *err)
 {
-  char wl[4096], nbuf[32], outp[4096], errp[4096], jsonp[4096], started[48], finished[48], detail[512];
+  char wl[4096], nbuf[32], outp[4096], samplesp[4200], errp[4096], jsonp[4096], started[48], finished[48], detail[512];
   char *argv[64] = { wl, (char *) "--variant", (char *) pt->variant, (char *) "--n", nbuf, NULL };
   int argc = 5;
   struct lab_sandbox_spec spec = { 0 };
@@ -231,7 +271,7 @@ lab_point_run (const struct lab_point *pt, const struct lab_profile *profile, co
     {
       json_object_object_add (o, "status", json_object_new_string (lab_status_name (LAB_ST_SKIPPED)));
       json_object_object_add (o, "detail", json_object_new_string (skip_reason));
-      json_object_object_add (o, "summary", make_summary (pt, lab_status_name (LAB_ST_SKIPPED), NULL, NULL));
+      json_object_object_add (o, "summary", lab_point_make_summary (pt, lab_status_name (LAB_ST_SKIPPED), NULL, NULL));
       goto write;
     }
   if (access (wl, X_OK) < 0)
@@ -251,16 +291,18 @@ lab_point_run (const struct lab_point *pt, const struct lab_profile *profile, co
   spec.stdout_fd = outfd;
   spec.stderr_fd = errfd;
   spec.timeout_s = timeout_s;
+  snprintf (samplesp, sizeof (samplesp), "%s/points/%s.samples.csv", dir, pt->id);
+  spec.samples_path = samplesp;
   if (lab_sandbox_run (&spec, &res, err) < 0)
     {
       lab_error_prepend (err, "point `%s`", pt->id);
       goto fail;
     }
   report = lab_point_read_report (outp);
-  status = decide_status (&res, report, detail, sizeof (detail));
+  status = lab_point_decide_status (&res, report, detail, sizeof (detail));
   json_object_object_add (o, "status", json_object_new_string (status));
   json_object_object_add (o, "detail", json_object_new_string (detail));
-  json_object_object_add (o, "summary", make_summary (pt, status, &res, report));
+  json_object_object_add (o, "summary", lab_point_make_summary (pt, status, &res, report));
   json_object_object_add (o, "workload", report ? report : NULL);
   json_object_object_add (o, "sandbox", lab_sandbox_result_to_json (&spec, &res));
   json_object_object_add (o, "profile", lab_profile_to_json (profile));

@@ -31,6 +31,15 @@ int lab_point_run (const struct lab_point *pt, const struct lab_profile *profile
                    double timeout_s, const char *skip_reason, struct json_object **out, lab_error_t *err);
 /* The summary.csv row of a point object. */
 struct json_object *lab_point_summary (struct json_object *point);
+struct lab_sandbox_result;
+/* The point's status ("ok", "limit", "oom", ...) from the sandbox's verdict and
+   the workload's report (NULL = none); `detail` gets the reason. */
+const char *lab_point_decide_status (const struct lab_sandbox_result *res, struct json_object *report,
+                                     char *detail, size_t len);
+/* The summary.csv row (a new object) of a point from its sandbox result and
+   the workload's report (either may be NULL); see point.c for each column. */
+struct json_object *lab_point_make_summary (const struct lab_point *pt, const char *status,
+                                            const struct lab_sandbox_result *res, struct json_object *report);
 /* Finds the `@lab-report {...}` line in a workload's stdout file; NULL if none. */
 struct json_object *lab_point_read_report (const char *stdout_path);
 

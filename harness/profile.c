@@ -19,6 +19,7 @@
 
 #include <json-c/json.h>
 
+#include "cpuset.h"
 #include "json-util.h"
 #include "utils.h"
 
@@ -198,6 +199,14 @@ parse_cpuset (struct json_object *limits, struct lab_limits *l, lab_error_t *err
     return -1;
   if (!found)
     return 0;
+  /* "auto": every CPU but CPU 0 (the harness's) where there are two or more (cpuset.h). */
+  if (strcmp (s, "auto") == 0)
+    {
+      char list[64];
+      lab_cpuset_auto (sysconf (_SC_NPROCESSORS_ONLN), list, sizeof list);
+      l->cpuset_cpus = strdup (list);
+      return l->cpuset_cpus ? 0 : lab_error (err, ENOMEM, "copying `limits.cpuset.cpus`");
+    }
   /* LIST := RANGE[,RANGE]...  RANGE := N | N-M */
   for (c = s; *c;)
     {
@@ -229,7 +238,7 @@ parse_cpuset (struct json_object *limits, struct lab_limits *l, lab_error_t *err
   l->cpuset_cpus = strdup (s);
   return l->cpuset_cpus ? 0 : lab_error (err, ENOMEM, "copying `limits.cpuset.cpus`");
 bad:
-  return lab_usage_error (err, "`limits.cpuset.cpus`: bad CPU list `%s` (expected e.g. \"0-1\" or \"0,2\")", s);
+  return lab_usage_error (err, "`limits.cpuset.cpus`: bad CPU list `%s` (expected e.g. \"0-1\", \"0,2\" or \"auto\")", s);
 }
 
 static int

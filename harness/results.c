@@ -13,7 +13,7 @@ const char *const lab_summary_columns[] = {
   "experiment", "variant", "n", "repeat", "status", "wall_s", "cpu_user_s", "cpu_sys_s",
   "rss_peak_bytes", "vss_peak_bytes", "swap_peak_bytes", "cgroup_mem_peak_bytes", "kernel_mem_bytes",
   "vol_ctxsw", "invol_ctxsw", "ops", "ops_per_s", "lat_p50_ns", "lat_p99_ns", "lat_p999_ns",
-  "lat_max_ns", NULL,
+  "lat_max_ns", "rss_baseline_bytes", "cgroup_baseline_bytes", "start_lat_p50_ns", "start_lat_p99_ns", NULL,
 };
 
 void

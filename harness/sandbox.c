@@ -73,6 +73,7 @@
 #include <linux/netlink.h>
 #include <seccomp.h>
 
+#include "cpuset.h"
 #include "ns.h"
 #include "sample.h"
 #include "sandbox.h"
@@ -254,7 +255,7 @@ notify_handle (int fd, struct lab_sandbox_result *res, int *seen_exec)
 /* The processes of the cgroup but `init` (a copy of the harness: its RSS is
    the harness's, not the workload's). */
 static void
-sample (struct lab_cgroup *cg, pid_t init, pid_t workload, struct lab_sandbox_result *res)
+sample (struct lab_cgroup *cg, pid_t init, pid_t workload, struct lab_sandbox_result *res, FILE *series, double t0)
 {
   pid_t pids[4096];
   int n = 0, kept = 0;
@@ -282,6 +283,19 @@ sample (struct lab_cgroup *cg, pid_t init, pid_t workload, struct lab_sandbox_re
         res->swap_peak = s.swap;
     }
   int64_t m = lab_cgroup_mem_current (cg);
+  if (series)
+    {
+      /* One row per sample: time since release, the workload's processes'
+         RSS, VSS and swap (summed), the cgroup's memory; empty = unreadable. */
+      fprintf (series, "%.6f,", lab_now () - t0);
+      if (s.n > 0)
+        fprintf (series, "%" PRId64 ",%" PRId64 ",%" PRId64 ",", s.rss, s.vss, s.swap);
+      else
+        fprintf (series, ",,,");
+      if (m >= 0)
+        fprintf (series, "%" PRId64, m);
+      fputc ('\n', series);
+    }
   if (m > res->cg_mem_peak_sampled)
     {
       res->cg_mem_peak_sampled = m;
@@ -296,8 +310,8 @@ sample (struct lab_cgroup *cg, pid_t init, pid_t workload, struct lab_sandbox_re
 
 /* ---- classification --------------------------------------------------------- */
 
-static void
-classify (int wstatus, int timed_out, struct lab_sandbox_result *res)
+void
+lab_sandbox_classify (int wstatus, int timed_out, struct lab_sandbox_result *res)
 {
   if (WIFEXITED (wstatus))
     {
@@ -378,6 +392,8 @@ struct run
   pid_t wpid;             /* the workload (pid 2 inside), from the report pipe; 0 = not yet */
   int wstatus, have_wstatus; /* the workload's wait status, as init reported it */
   int pidfd, kmsg, audit, go[2], fail[2], report[2], notify_fd, wpidfd, proc_fd;
+  FILE *series;           /* spec->samples_path, open while the point runs */
+  struct lab_harness_pin pin; /* the harness off the workload's CPUs */
   void *stack;
   struct lab_rlimit *rlimits;
 };
@@ -408,6 +424,9 @@ run_release (struct run *r)
     seccomp_release (r->filter);
   if (r->stack)
     munmap (r->stack, CHILD_STACK);
+  if (r->series)
+    fclose (r->series);
+  lab_cpuset_unpin_harness (&r->pin);
   free (r->rlimits);
 }
 
@@ -569,7 +588,7 @@ wait_child (struct run *r, int *wstatus, int *timed_out, lab_error_t *err)
   int period = spec->sample_ms > 0 ? spec->sample_ms : 20;
   double deadline = timeout > 0 ? r->res->wall_s + timeout : 0;
   int seen_exec = 0, failed_setup = 0, stopped = 0;
-  double next_sample = 0;
+  double next_sample = 0, t_release = r->res->wall_s;
   struct fail_msg m;
 
   for (;;)
@@ -610,7 +629,7 @@ wait_child (struct run *r, int *wstatus, int *timed_out, lab_error_t *err)
         {
           if (r->wpid <= 0)
             report_read (r);
-          sample (r->cg, r->pid, r->wpid, r->res);
+          sample (r->cg, r->pid, r->wpid, r->res, r->series, t_release);
           /* Ramp up: 1, 2, 4 ... ms after release, then every `period`, so
              a workload that lives a few ms is still seen after its exec. */
           int step = r->res->n_samples < 16 ? 1 << (r->res->n_samples / 2) : period;
@@ -693,6 +712,15 @@ run_point (struct run *r, lab_error_t *err)
       r->audit = audit_open ();
       r->kmsg = kmsg_open ();
     }
+  if (spec->samples_path)
+    {
+      if ((r->series = fopen (spec->samples_path, "we")) == NULL)
+        return lab_error (err, errno, "creating `%s`", spec->samples_path);
+      fprintf (r->series, "t_s,rss_bytes,vss_bytes,swap_bytes,cgroup_mem_bytes\n");
+    }
+  /* The sampler keeps off the CPUs the workload is pinned to, where any is left. */
+  lab_cpuset_pin_harness (spec->profile->limits.cpuset_cpus, &r->pin);
+  snprintf (r->res->harness_cpus, sizeof r->res->harness_cpus, "%s", r->pin.cpus);
   if (start_child (r, err) < 0)
     return -1;
   int wstatus = 0, timed_out = 0;
@@ -706,7 +734,7 @@ run_point (struct run *r, lab_error_t *err)
         if (r->kmsg >= 0)
           kmsg_find_kill (r->kmsg, (pid_t) r->res->host_pid, r->res);
     }
-  classify (wstatus, timed_out, r->res);
+  lab_sandbox_classify (wstatus, timed_out, r->res);
   if (lab_signals_caught ())
     return lab_error (err, 0, "interrupted by signal SIG%s", sigabbrev_np (lab_signals_caught ()));
   return 0;
@@ -788,7 +816,9 @@ lab_sandbox_result_to_json (const struct lab_sandbox_spec *spec, const struct la
   char sbuf[32];
   snprintf (sbuf, sizeof sbuf, "SIG%s", sig ? sig : "?");
   json_object_object_add (o, "signal", res->term_signal ? json_object_new_string (sbuf) : NULL);
-  json_object_object_add (o, "wall_s", json_object_new_double (res->wall_s));
+  /* The whole point (release to reap) and the reaped init's rusage (init,
+     setup and workload): not the workload's measured region. */
+  json_object_object_add (o, "point_wall_s", json_object_new_double (res->wall_s));
   json_object_object_add (o, "cpu_user_s", json_object_new_double (res->cpu_user_s));
   json_object_object_add (o, "cpu_sys_s", json_object_new_double (res->cpu_sys_s));
   add_i64 (o, "vol_ctxsw", res->vol_ctxsw);
@@ -798,6 +828,8 @@ lab_sandbox_result_to_json (const struct lab_sandbox_spec *spec, const struct la
   add_i64 (o, "vss_peak_bytes", res->vss_peak);
   add_i64 (o, "swap_peak_bytes", res->swap_peak);
   json_object_object_add (o, "samples", json_object_new_int (res->n_samples));
+  json_object_object_add (o, "cpuset", p && p->limits.cpuset_cpus ? json_object_new_string (p->limits.cpuset_cpus) : NULL);
+  json_object_object_add (o, "harness_cpus", res->harness_cpus[0] ? json_object_new_string (res->harness_cpus) : NULL);
   json_object_object_add (o, "warnings", res->warnings[0] ? json_object_new_string (res->warnings) : NULL);
   add_i64 (o, "cgroup_mem_peak_sampled_bytes", res->cg_mem_peak_sampled);
   struct json_object *cg = json_object_new_object ();

@@ -48,6 +48,7 @@ struct lab_sandbox_spec
   int sample_ms;          /* /proc sampling period; 0 = 20 ms */
   const char *seccomp_override; /* path; overrides profile->seccomp_path */
   int seccomp_log;        /* record syscalls used (SCMP_ACT_LOG) instead of enforcing */
+  const char *samples_path; /* NULL, or a CSV file for every sample: t_s,rss_bytes,vss_bytes,swap_bytes,cgroup_mem_bytes */
 };
 
 struct lab_sandbox_result
@@ -55,8 +56,8 @@ struct lab_sandbox_result
   enum lab_status status;
   int exit_code;          /* when exited normally, else -1 */
   int term_signal;        /* when killed, else 0 */
-  double wall_s;          /* from release to reap, measured by the harness */
-  double cpu_user_s, cpu_sys_s;   /* rusage of the reaped init + workload */
+  double wall_s;          /* from release to reap, measured by the harness (JSON: point_wall_s) */
+  double cpu_user_s, cpu_sys_s;   /* rusage of the reaped init + workload (whole process tree, setup included) */
   int64_t vol_ctxsw, invol_ctxsw; /* rusage */
   int64_t max_rss_bytes;          /* rusage ru_maxrss */
   int64_t rss_peak, vss_peak, swap_peak; /* /proc samples; -1 = none taken */
@@ -75,10 +76,15 @@ struct lab_sandbox_result
   unsigned char syscalls_used[LAB_SYSCALLS_MAX]; /* seccomp_log: 1 = the workload made it */
   uint32_t syscalls_arch;         /* seccomp_log: audit arch of those numbers */
   char warnings[512];             /* e.g. an rlimit clamped to what the harness may grant */
+  char harness_cpus[128];         /* where the harness (sampler) ran; "" = not moved */
 };
 
 int lab_sandbox_run (const struct lab_sandbox_spec *spec, struct lab_sandbox_result *res,
                      lab_error_t *err);
+/* How the point ended, from the wait status of the workload (init's when init
+   was killed), whether the harness timed it out, and res->cg.oom_kill and
+   res->seccomp_*: sets status, exit_code, term_signal, detail. */
+void lab_sandbox_classify (int wstatus, int timed_out, struct lab_sandbox_result *res);
 /* The result as a JSON object (status, figures, sandbox description). */
 struct json_object *lab_sandbox_result_to_json (const struct lab_sandbox_spec *spec,
                                                 const struct lab_sandbox_result *res);

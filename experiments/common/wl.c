@@ -34,6 +34,11 @@
 #include <time.h>
 #include <unistd.h>
 
+/* The largest VmRSS any wl_proc_status_kb call read (kB): the kernel's VmHWM
+   is not raised for memory given back by MADV_DONTNEED (it is updated on
+   munmap and exit), so a peak freed that way would be missed. */
+static long rss_seen_kb = -1;
+
 /* ---------------------------------------------------------------- args -- */
 
 static const char *wl_prog = "wl";
@@ -296,26 +301,148 @@ rank (const uint64_t *sorted, size_t n, unsigned permille)
 }
 
 void
-wl_report_latencies (struct wl_report *r, uint64_t *ns, size_t n)
+wl_report_latencies_as (struct wl_report *r, const char *prefix, uint64_t *ns, size_t n)
 {
   long double sum = 0;
+  char k[64];
 
-  wl_report_int (r, "lat_samples", (int64_t) n);
+#define KEY(suffix) (snprintf (k, sizeof k, "%s_%s", prefix, suffix), k)
+  wl_report_int (r, KEY ("samples"), (int64_t) n);
   if (n == 0)
     return;
   qsort (ns, n, sizeof *ns, cmp_u64);
   for (size_t i = 0; i < n; i++)
     sum += ns[i];
-  wl_report_int (r, "lat_p50_ns", (int64_t) rank (ns, n, 500));
-  wl_report_int (r, "lat_p99_ns", (int64_t) rank (ns, n, 990));
-  wl_report_int (r, "lat_p999_ns", (int64_t) rank (ns, n, 999));
-  wl_report_int (r, "lat_max_ns", (int64_t) ns[n - 1]);
-  wl_report_num (r, "lat_mean_ns", (double) (sum / n));
+  wl_report_int (r, KEY ("p50_ns"), (int64_t) rank (ns, n, 500));
+  wl_report_int (r, KEY ("p99_ns"), (int64_t) rank (ns, n, 990));
+  wl_report_int (r, KEY ("p999_ns"), (int64_t) rank (ns, n, 999));
+  wl_report_int (r, KEY ("max_ns"), (int64_t) ns[n - 1]);
+  wl_report_num (r, KEY ("mean_ns"), (double) (sum / n));
+#undef KEY
+}
+
+void
+wl_report_latencies (struct wl_report *r, uint64_t *ns, size_t n)
+{
+  wl_report_latencies_as (r, "lat", ns, n);
+}
+
+/* ------------------------------------------------------ measured region -- */
+
+/* One measured region per process: wall time and getrusage(RUSAGE_SELF) at
+   its two ends (all threads, the ended ones included). */
+static struct
+{
+  int begun, ended;
+  uint64_t t0, t1;
+  struct rusage ru0, ru1;
+} region;
+
+void
+wl_region_begin (void)
+{
+  region.begun = 1;
+  region.ended = 0;
+  getrusage (RUSAGE_SELF, &region.ru0);
+  region.t0 = wl_now_ns ();
+}
+
+double
+wl_region_end (void)
+{
+  region.t1 = wl_now_ns ();
+  getrusage (RUSAGE_SELF, &region.ru1);
+  region.ended = region.begun;
+  return (double) (region.t1 - region.t0) / 1e9;
+}
+
+static double
+tv_s (struct timeval tv)
+{
+  return (double) tv.tv_sec + (double) tv.tv_usec / 1e6;
+}
+
+void
+wl_region_deltas (const struct rusage *ru0, const struct rusage *ru1, struct wl_region_figures *f)
+{
+  f->cpu_user_s = tv_s (ru1->ru_utime) - tv_s (ru0->ru_utime);
+  f->cpu_sys_s = tv_s (ru1->ru_stime) - tv_s (ru0->ru_stime);
+  f->vol_ctxsw = ru1->ru_nvcsw - ru0->ru_nvcsw;
+  f->invol_ctxsw = ru1->ru_nivcsw - ru0->ru_nivcsw;
+}
+
+/* The region's figures and the process's own memory high-water marks. */
+static void
+report_measured (struct wl_report *r)
+{
+  if (region.ended)
+    {
+      struct wl_region_figures f;
+      wl_region_deltas (&region.ru0, &region.ru1, &f);
+      wl_report_num (r, "region_wall_s", (double) (region.t1 - region.t0) / 1e9);
+      wl_report_num (r, "region_cpu_user_s", f.cpu_user_s);
+      wl_report_num (r, "region_cpu_sys_s", f.cpu_sys_s);
+      wl_report_int (r, "region_vol_ctxsw", f.vol_ctxsw);
+      wl_report_int (r, "region_invol_ctxsw", f.invol_ctxsw);
+    }
+  /* Since exec: the pre-exec image (a fork of the harness) is not in them.
+     VmHWM, or the largest VmRSS read before when that is larger. */
+  long hwm = wl_proc_status_kb ("VmHWM"), peak = wl_proc_status_kb ("VmPeak");
+  if (rss_seen_kb > hwm)
+    hwm = rss_seen_kb;
+  if (hwm >= 0)
+    wl_report_int (r, "vm_hwm_bytes", (int64_t) hwm * 1024);
+  if (peak >= 0)
+    wl_report_int (r, "vm_peak_bytes", (int64_t) peak * 1024);
+}
+
+/* The memory usage of our own cgroup, where we can see it and it is ours
+   (its cgroup.procs lists us: true inside the sandbox's cgroup namespace). */
+static int64_t
+own_cgroup_memory (void)
+{
+  static const char *const dirs[] = { "/sys/fs/cgroup/memory", "/sys/fs/cgroup" };
+  static const char *const files[] = { "memory.usage_in_bytes", "memory.current" };
+  char path[128], line[64];
+
+  for (size_t i = 0; i < 2; i++)
+    {
+      int ours = 0;
+      long long v = -1;
+      FILE *f;
+      snprintf (path, sizeof path, "%s/cgroup.procs", dirs[i]);
+      if ((f = fopen (path, "re")) == NULL)
+        continue;
+      while (!ours && fgets (line, sizeof line, f))
+        ours = atol (line) == (long) getpid ();
+      fclose (f);
+      snprintf (path, sizeof path, "%s/%s", dirs[i], files[i]);
+      if (!ours || (f = fopen (path, "re")) == NULL)
+        continue;
+      if (fscanf (f, "%lld", &v) != 1)
+        v = -1;
+      fclose (f);
+      if (v >= 0)
+        return v;
+    }
+  return -1;
+}
+
+void
+wl_report_baseline (struct wl_report *r)
+{
+  long rss = wl_proc_status_kb ("VmRSS");
+  int64_t cg = own_cgroup_memory ();
+  if (rss >= 0)
+    wl_report_int (r, "rss_baseline_bytes", (int64_t) rss * 1024);
+  if (cg >= 0)
+    wl_report_int (r, "cgroup_baseline_bytes", cg);
 }
 
 static int
 report_emit (struct wl_report *r, const char *status, int rc)
 {
+  report_measured (r);
   json_object_object_add (r->obj, "status", json_object_new_string (status));
   printf ("@lab-report %s\n",
           json_object_to_json_string_ext (r->obj, JSON_C_TO_STRING_PLAIN
@@ -382,6 +509,8 @@ wl_proc_status_kb (const char *key)
         break;
       }
   fclose (f);
+  if (strcmp (key, "VmRSS") == 0 && v > rss_seen_kb)
+    rss_seen_kb = v;
   return v;
 }
 
@@ -627,6 +756,8 @@ wl_which_limit (int err, long count, char *detail, size_t len)
 
 /* --------------------------------------------------------------- misc -- */
 
+#define FIRST_TOUCH_WINDOW 16 /* pages */
+
 uint64_t
 wl_now_ns (void)
 {
@@ -687,19 +818,28 @@ double
 wl_first_touch_ns (size_t pages)
 {
   long page = sysconf (_SC_PAGESIZE);
-  size_t len = pages * (size_t) page;
+  size_t len = FIRST_TOUCH_WINDOW * (size_t) page, done = 0;
   char *m = mmap (NULL, len, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS | MAP_NORESERVE, -1, 0);
-  uint64_t t0;
+  uint64_t total = 0;
 
   if (m == MAP_FAILED || pages == 0)
     return -1;
   madvise (m, len, MADV_NOHUGEPAGE); /* one fault per page, as a task's stack page takes */
-  t0 = wl_now_ns ();
-  for (size_t i = 0; i < pages; i++)
-    m[i * (size_t) page] = 1;
-  double ns = (double) (wl_now_ns () - t0) / (double) pages;
+  /* A small window touched, timed, then given back (MADV_DONTNEED: the next
+     write faults in a fresh zeroed page again), so the process never holds
+     more than the window: the calibration cannot raise the peak it sits beside. */
+  while (done < pages)
+    {
+      size_t k = pages - done < FIRST_TOUCH_WINDOW ? pages - done : FIRST_TOUCH_WINDOW;
+      uint64_t t0 = wl_now_ns ();
+      for (size_t i = 0; i < k; i++)
+        m[i * (size_t) page] = 1;
+      total += wl_now_ns () - t0;
+      madvise (m, len, MADV_DONTNEED);
+      done += k;
+    }
   munmap (m, len);
-  return ns;
+  return (double) total / (double) pages;
 }
 
 void

@@ -53,6 +53,33 @@ void wl_report_json (struct wl_report *r, const char *key, struct json_object *v
 /* Sorts `ns` in place and reports lat_p50_ns, lat_p99_ns, lat_p999_ns, lat_max_ns,
    lat_mean_ns and lat_samples. */
 void wl_report_latencies (struct wl_report *r, uint64_t *ns, size_t n);
+/* The same percentiles of another kind of latency: PREFIX_p50_ns ... PREFIX_samples. */
+void wl_report_latencies_as (struct wl_report *r, const char *prefix, uint64_t *ns, size_t n);
+
+/* The measured region: the window a workload's wall_s covers.  Between
+   begin and end, getrusage(RUSAGE_SELF) deltas are taken; the report then
+   carries region_wall_s, region_cpu_user_s, region_cpu_sys_s,
+   region_vol_ctxsw, region_invol_ctxsw (what summary.csv's cpu_user_s,
+   cpu_sys_s, vol_ctxsw, invol_ctxsw show).  Every report also carries
+   vm_hwm_bytes and vm_peak_bytes: the process's own VmHWM/VmPeak at report
+   time (since exec; VmHWM raised to the largest VmRSS wl_proc_status_kb
+   read, as MADV_DONTNEED does not update it), which summary.csv's
+   rss_peak_bytes/vss_peak_bytes take. */
+void wl_region_begin (void);
+double wl_region_end (void); /* seconds since wl_region_begin */
+struct rusage;
+struct wl_region_figures
+{
+  double cpu_user_s, cpu_sys_s;
+  long vol_ctxsw, invol_ctxsw;
+};
+/* The arithmetic: ru1 - ru0 (exposed for the unit tests). */
+void wl_region_deltas (const struct rusage *ru0, const struct rusage *ru1, struct wl_region_figures *f);
+/* The baseline before the tasks: rss_baseline_bytes (VmRSS now) and, where the
+   workload can read its own cgroup, cgroup_baseline_bytes.  The harness
+   subtracts them for the per-task figures. */
+void wl_report_baseline (struct wl_report *r);
+
 /* Prints the report line with status "ok" and frees r.  Returns 0 (the exit code). */
 int wl_report_ok (struct wl_report *r);
 /* Status "limit": names the limit hit after `done` tasks; exits 0. */
@@ -80,14 +107,15 @@ int wl_main (int argc, char **argv, const char *experiment, const struct wl_vari
 long wl_thread_stack_bytes (const struct wl_args *a, long def);
 
 /* Mean cost in ns of the first write to a fresh anonymous page, measured now
-   over `pages` pages (mmap, touch each, munmap); -1 on failure.  A parked
-   task with its own stack touches at least one such page, so this is the
-   floor under its spawn cost on this machine. */
+   over `pages` faults in a 16-page window given back after each pass
+   (MADV_DONTNEED), so it adds at most 64 KiB to the process's peak; -1 on
+   failure.  A parked task with its own stack touches at least one such page,
+   so this is the floor under its spawn cost on this machine.  Call it before
+   wl_report_baseline. */
 double wl_first_touch_ns (size_t pages);
 
 /* The switch experiment's figures: wall_s, ops (= switches), ops_per_s,
    ns_per_switch, and vol/invol context switches between two getrusage calls. */
-struct rusage;
 void wl_report_switches (struct wl_report *r, long switches, double wall_s, const struct rusage *ru0,
                          const struct rusage *ru1);
 

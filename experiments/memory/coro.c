@@ -12,6 +12,10 @@
  *   coro-copystack  shared stack per worker; a parked task keeps its struct coro
  *                   (a 128-byte pool slot) and a right-sized copy of the used
  *                   part of its stack (a few hundred bytes, malloc'd).
+ * Before the tasks: page_first_touch_ns (a 64 KiB window, given back, so
+ * it cannot enter the peak), then the baseline (rss_baseline_bytes,
+ * cgroup_baseline_bytes) with the runtime started.  The measured region is
+ * the creation: wall_s = spawn_s, CPU and context switches over it.
  * Figures: spawn_s (first spawn until all parked), spawn_ns_per_task,
  * bytes_per_task = VmRSS / N, rss_delta_per_task = (VmRSS - VmRSS before) / N,
  * vss_per_task, pte_bytes, saved_stack_bytes (copy-stack: bytes held in saved
@@ -76,16 +80,19 @@ run (const struct wl_args *a, struct wl_report *r, bool copystack)
                              .stack_size = (size_t) (a->stack_size ? a->stack_size : 4096) };
   double hold = a->duration_s > 0 ? a->duration_s : 1.0;
   flags = copystack ? CORO_COPYSTACK : 0;
-  long rss0 = wl_proc_status_kb ("VmRSS");
   cfg.guard = coro_guard_parse (wl_opt (a, "guard", "auto"));
   if (coro_runtime_start (&cfg, err, sizeof err) < 0)
     return wl_report_error (r, err);
+  wl_report_num (r, "page_first_touch_ns", wl_first_touch_ns (4096)); /* the floor under spawn_ns_per_task */
+  long rss0 = wl_proc_status_kb ("VmRSS");
+  wl_report_baseline (r);
   coro_dump_on_signal (SIGUSR1); /* kill -USR1 PID: live coroutines and their states on stderr */
   int nw = coro_nworkers ();
   per_root = a->n / nw;
   extra = a->n % nw;
   coro_wg_add (&gate, 1);
   coro_wg_add (&ended, a->n + nw);
+  wl_region_begin ();
   uint64_t t0 = wl_now_ns ();
   for (long i = 0; i < nw; i++)
     if (coro_spawn (root, (void *) i) < 0)
@@ -97,6 +104,7 @@ run (const struct wl_args *a, struct wl_report *r, bool copystack)
       nanosleep (&ms, NULL);
     }
   uint64_t t_parked = wl_now_ns ();
+  wl_region_end ();
   sleep_s (0.02); /* let the last parkers finish their switch out */
   long parked = coro_wg_nwaiters (&gate);
   long rss = wl_proc_status_kb ("VmRSS") * 1024, vss = wl_proc_status_kb ("VmSize") * 1024;
@@ -118,7 +126,8 @@ run (const struct wl_args *a, struct wl_report *r, bool copystack)
   wl_report_int (r, "arena_bytes", (int64_t) st.arena_bytes);
   wl_report_int (r, "done", parked);
   wl_report_num (r, "spawn_s", spawn_s);
-  wl_report_num (r, "page_first_touch_ns", wl_first_touch_ns (4096)); /* the floor under spawn_ns_per_task */
+  wl_report_num (r, "wall_s", spawn_s); /* the measured region: creation until all parked */
+  wl_report_int (r, "ops", parked);
   wl_report_num (r, "spawn_ns_per_task", parked ? spawn_s * 1e9 / (double) parked : 0);
   wl_report_int (r, "rss_bytes", rss);
   wl_report_int (r, "vss_bytes", vss);

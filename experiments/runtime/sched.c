@@ -112,6 +112,7 @@
  *   - One kernel timeout per sleeper: a million SQEs; a heap and one timeout.
  */
 #include <errno.h>
+#include <sched.h>
 #include <linux/futex.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -874,6 +875,16 @@ backends_init (const char *want, char *errbuf, size_t len)
   return -1;
 }
 
+/* One worker per CPU this process may run on (its cpuset), not per CPU of the host. */
+static int
+coro_cpus_allowed (void)
+{
+  cpu_set_t set;
+  if (sched_getaffinity (0, sizeof set, &set) == 0 && CPU_COUNT (&set) > 0)
+    return CPU_COUNT (&set);
+  return (int) sysconf (_SC_NPROCESSORS_ONLN);
+}
+
 int
 coro_runtime_start (const struct coro_config *cfg, char *errbuf, size_t len)
 {
@@ -881,7 +892,7 @@ coro_runtime_start (const struct coro_config *cfg, char *errbuf, size_t len)
   if (!cfg)
     cfg = &def;
   memset (&coro_S, 0, sizeof coro_S);
-  coro_S.nworkers = cfg->workers > 0 ? cfg->workers : (int) sysconf (_SC_NPROCESSORS_ONLN);
+  coro_S.nworkers = cfg->workers > 0 ? cfg->workers : coro_cpus_allowed ();
   if (coro_S.nworkers < 1)
     coro_S.nworkers = 1;
   coro_S.stack_size = cfg->stack_size ? cfg->stack_size : 64 * 1024;

@@ -18,6 +18,7 @@ main (int argc, char **argv)
     a.n = 1;
   file = wl_opt (&a, "file", "/etc/hostname");
   r = wl_report_new (&a);
+  wl_region_begin ();
   t0 = wl_now_ns ();
   wl_report_str (r, "file", file);
   seccomp_probe_status (r);
@@ -27,5 +28,6 @@ main (int argc, char **argv)
   else if (strcmp (a.variant, "io_uring-restricted") == 0)
     seccomp_probe_uring (&a, r, file, 1);
   wl_report_num (r, "wall_s", (double) (wl_now_ns () - t0) / 1e9);
+  wl_region_end ();
   return wl_report_ok (r);
 }

@@ -11,7 +11,10 @@
  *
  * Figures: spawn_s (root: first spawn to last), wall_s (first spawn to the
  * last task's end), spawn_ns_per_task (the runtime's spawn cost, also printed
- * on stderr), ops = N, ops_per_s, latencies = actual sleep per task,
+ * on stderr), ops = N, ops_per_s, three latencies per task: start_lat_*
+ * (coro_spawn called -> the task runs), sleep_lat_* (the 1 ms sleep itself)
+ * and lat_* (the two: spawn called -> work done); the measured region (CPU
+ * time, context switches) is first spawn to the last task's end, as wall_s;
  * runtime figures (backend, guard, workers, stacks carved, steals, switches).
  */
 #include <errno.h>
@@ -27,7 +30,7 @@
 #define SLEEP_NS 1000000u
 #define YIELD_EVERY 128
 
-static uint64_t *lat;
+static uint64_t *lat, *start_lat, *spawned_at;
 static long ntasks;
 static struct coro_wg all = CORO_WG_INIT, root_done = CORO_WG_INIT;
 static uint64_t t_first, t_spawned, t_ended;
@@ -38,6 +41,7 @@ static void
 task (void *arg)
 {
   uint64_t t0 = wl_now_ns ();
+  start_lat[(long) arg] = t0 - spawned_at[(long) arg];
   coro_sleep_ns (SLEEP_NS);
   lat[(long) arg] = wl_now_ns () - t0;
   coro_wg_done (&all);
@@ -47,9 +51,11 @@ static void
 root (void *arg)
 {
   coro_wg_add (&all, ntasks);
+  wl_region_begin ();
   t_first = wl_now_ns ();
   for (spawned = 0; spawned < ntasks; spawned++)
     {
+      spawned_at[spawned] = wl_now_ns ();
       if (coro_spawn (task, (void *) spawned) < 0)
         {
           spawn_errno = errno;
@@ -62,6 +68,7 @@ root (void *arg)
   t_spawned = wl_now_ns ();
   coro_wg_wait (&all);
   t_ended = wl_now_ns ();
+  wl_region_end ();
   coro_wg_done (&root_done);
 }
 
@@ -73,7 +80,9 @@ spawn_coro (const struct wl_args *a, struct wl_report *r)
                              .backend = a->backend };
   ntasks = a->n;
   lat = calloc ((size_t) (ntasks ? ntasks : 1), sizeof *lat);
-  if (!lat)
+  start_lat = calloc ((size_t) (ntasks ? ntasks : 1), sizeof *start_lat);
+  spawned_at = calloc ((size_t) (ntasks ? ntasks : 1), sizeof *spawned_at);
+  if (!lat || !start_lat || !spawned_at)
     return wl_report_error (r, "allocating the latency array: out of memory");
   uint64_t t_start = wl_now_ns ();
   cfg.guard = coro_guard_parse (wl_opt (a, "guard", "auto"));
@@ -81,6 +90,7 @@ spawn_coro (const struct wl_args *a, struct wl_report *r)
     return wl_report_error (r, err);
   coro_dump_on_signal (SIGUSR1); /* kill -USR1 PID: live coroutines and their states on stderr */
   double start_s = (double) (wl_now_ns () - t_start) / 1e9;
+  wl_report_baseline (r);
   coro_wg_add (&root_done, 1);
   if (coro_spawn (root, NULL) < 0)
     return wl_report_error (r, "spawning the root coroutine failed");
@@ -111,8 +121,14 @@ spawn_coro (const struct wl_args *a, struct wl_report *r)
   wl_report_num (r, "wall_s", wall);
   wl_report_int (r, "ops", spawned);
   wl_report_num (r, "ops_per_s", wall > 0 ? (double) spawned / wall : 0);
-  wl_report_latencies (r, lat, (size_t) spawned);
+  for (long i = 0; i < spawned; i++)
+    spawned_at[i] = start_lat[i] + lat[i]; /* spawn called -> work done */
+  wl_report_latencies (r, spawned_at, (size_t) spawned);
+  wl_report_latencies_as (r, "start_lat", start_lat, (size_t) spawned);
+  wl_report_latencies_as (r, "sleep_lat", lat, (size_t) spawned);
   free (lat);
+  free (start_lat);
+  free (spawned_at);
   if (spawned < ntasks)
     {
       char detail[300];

@@ -20,7 +20,11 @@
  * Figures: spawn_s (first create to last create), wall_s (first create to last
  * join), spawn_ns_per_task, ops = tasks run, ops_per_s = ops / wall_s,
  * peak_live_threads (tasks between their start and their end at once, counted
- * by the tasks), latencies = actual sleep per task (1 ms + oversleep).
+ * by the tasks), and three latencies per task: start_lat_* (pthread_create
+ * called -> the thread runs: where threads and coroutines differ most),
+ * sleep_lat_* (the 1 ms sleep call itself: 1 ms + oversleep) and lat_* (the
+ * two together: create called -> the task's work done).  The measured region
+ * (CPU time, context switches) is first create to last join, as wall_s.
  * A failing pthread_create is a host limit: what started is joined and the
  * report says which limit (wl_which_limit) and how many ran ("done").
  */
@@ -41,13 +45,15 @@
 #define DEFAULT_STACK (64 * 1024L)
 #define DONE_BIT 0x80000000u
 
-static uint64_t *lat;
+static uint64_t *lat, *start_lat, *spawned_at;
 static _Atomic long live, peak_live;
 
 static void *
 task (void *arg)
 {
   struct timespec d = { 0, SLEEP_NS };
+  uintptr_t i = (uintptr_t) arg;
+  start_lat[i] = wl_now_ns () - spawned_at[i];
   long now = atomic_fetch_add_explicit (&live, 1, memory_order_relaxed) + 1;
   long peak = atomic_load_explicit (&peak_live, memory_order_relaxed);
   uint64_t t0;
@@ -59,7 +65,7 @@ task (void *arg)
   t0 = wl_now_ns ();
   while (clock_nanosleep (CLOCK_MONOTONIC, 0, &d, &d) == EINTR)
     ;
-  lat[(uintptr_t) arg] = wl_now_ns () - t0;
+  lat[i] = wl_now_ns () - t0;
   atomic_fetch_sub_explicit (&live, 1, memory_order_relaxed);
   return NULL;
 }
@@ -125,7 +131,9 @@ spawn_pthread (const struct wl_args *a, struct wl_report *r)
     return wl_report_error (r, "`--n` above 2^31-1 is not supported");
   rp.tids = malloc ((size_t) n * sizeof *rp.tids);
   lat = calloc ((size_t) n, sizeof *lat);
-  if (rp.tids == NULL || lat == NULL)
+  start_lat = calloc ((size_t) n, sizeof *start_lat);
+  spawned_at = calloc ((size_t) n, sizeof *spawned_at);
+  if (rp.tids == NULL || lat == NULL || start_lat == NULL || spawned_at == NULL)
     return wl_report_error (r, "allocating the thread and latency arrays: out of memory");
   pthread_attr_init (&attr);
   if ((err = pthread_attr_setstacksize (&attr, (size_t) stack)))
@@ -133,9 +141,12 @@ spawn_pthread (const struct wl_args *a, struct wl_report *r)
   if (use_reaper && (err = pthread_create (&reaper_tid, NULL, reap, &rp)))
     return wl_report_error (r, "creating the reaper thread failed");
 
+  wl_report_baseline (r);
+  wl_region_begin ();
   t0 = wl_now_ns ();
   for (; created < n; created++)
     {
+      spawned_at[created] = wl_now_ns ();
       err = pthread_create (&rp.tids[created], &attr, task, (void *) (uintptr_t) created);
       if (err)
         {
@@ -161,6 +172,7 @@ spawn_pthread (const struct wl_args *a, struct wl_report *r)
         pthread_join (rp.tids[i], NULL);
       t_end = wl_now_ns ();
     }
+  wl_region_end ();
   pthread_attr_destroy (&attr);
 
   wl_report_str (r, "join_mode", mode);
@@ -172,10 +184,15 @@ spawn_pthread (const struct wl_args *a, struct wl_report *r)
   wl_report_int (r, "ops", created);
   wl_report_num (r, "ops_per_s", (double) created / ((double) (t_end - t0) / 1e9));
   wl_report_int (r, "peak_live_threads", atomic_load (&peak_live));
-  wl_report_int (r, "vm_hwm_bytes", wl_proc_status_kb ("VmHWM") * 1024);
-  wl_report_latencies (r, lat, (size_t) created);
+  for (long i = 0; i < created; i++)
+    spawned_at[i] = start_lat[i] + lat[i]; /* create called -> work done */
+  wl_report_latencies (r, spawned_at, (size_t) created);
+  wl_report_latencies_as (r, "start_lat", start_lat, (size_t) created);
+  wl_report_latencies_as (r, "sleep_lat", lat, (size_t) created);
   free (rp.tids);
   free (lat);
+  free (start_lat);
+  free (spawned_at);
   if (limit)
     return wl_report_limit (r, limit, msg);
   return wl_report_ok (r);

@@ -79,7 +79,10 @@ run_side (void *arg)
   pin (s->cpu);
   pthread_barrier_wait (&pp->start);
   if (s->me == 0)
-    pp->t0 = wl_now_ns ();
+    {
+      wl_region_begin ();
+      pp->t0 = wl_now_ns ();
+    }
   for (long i = 0; i < pp->n; i++)
     {
       await_turn (pp, s->me);
@@ -89,6 +92,7 @@ run_side (void *arg)
     {
       await_turn (pp, 0);
       pp->t1 = wl_now_ns ();
+      wl_region_end ();
     }
   return NULL;
 }

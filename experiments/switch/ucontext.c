@@ -44,12 +44,14 @@ switch_ucontext (const struct wl_args *a, struct wl_report *r)
   other_ctx.uc_link = NULL;
   makecontext (&other_ctx, other, 0);
 
+  wl_region_begin ();
   getrusage (RUSAGE_SELF, &ru0);
   t0 = wl_now_ns ();
   for (long i = 0; i < a->n; i++)
     swapcontext (&main_ctx, &other_ctx);
   t1 = wl_now_ns ();
   getrusage (RUSAGE_SELF, &ru1);
+  wl_region_end ();
   free (mem); /* `other` is parked in swapcontext and never resumed */
 
   wall = (double) (t1 - t0) / 1e9;
