@@ -20,7 +20,7 @@ OUT="$T/run1"
 pid=$!
 wait $pid || { rc=$?; cat "$T/run1.log"; fail "lab run exited $rc"; }
 cat "$T/run1.log"
-head -n 1 "$OUT/summary.csv" | grep -qx 'experiment,variant,n,repeat,status,wall_s,cpu_user_s,cpu_sys_s,rss_peak_bytes,vss_peak_bytes,swap_peak_bytes,cgroup_mem_peak_bytes,kernel_mem_bytes,vol_ctxsw,invol_ctxsw,ops,ops_per_s,lat_p50_ns,lat_p99_ns,lat_p999_ns,lat_max_ns' \
+head -n 1 "$OUT/summary.csv" | grep -qx 'experiment,variant,n,repeat,status,wall_s,cpu_user_s,cpu_sys_s,rss_peak_bytes,vss_peak_bytes,swap_peak_bytes,cgroup_mem_peak_bytes,kernel_mem_bytes,vol_ctxsw,invol_ctxsw,ops,ops_per_s,lat_p50_ns,lat_p99_ns,lat_p999_ns,lat_max_ns,rss_baseline_bytes,cgroup_baseline_bytes,start_lat_p50_ns,start_lat_p99_ns' \
   || fail "summary.csv header: $(head -n 1 "$OUT/summary.csv")"
 [ "$(grep -c '^spawn,pthread,1000,1,ok,' "$OUT/summary.csv")" = 1 ] || fail "no ok pthread row: $(cat "$OUT/summary.csv")"
 [ "$(grep -c '^spawn,coro,1000,1,ok,' "$OUT/summary.csv")" = 1 ] || fail "no ok coro row: $(cat "$OUT/summary.csv")"

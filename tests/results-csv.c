@@ -37,8 +37,9 @@ test_header_and_empty_cells (void **state)
   assert_string_equal (data,
                        "experiment,variant,n,repeat,status,wall_s,cpu_user_s,cpu_sys_s,rss_peak_bytes,"
                        "vss_peak_bytes,swap_peak_bytes,cgroup_mem_peak_bytes,kernel_mem_bytes,vol_ctxsw,"
-                       "invol_ctxsw,ops,ops_per_s,lat_p50_ns,lat_p99_ns,lat_p999_ns,lat_max_ns\n"
-                       "spawn,coro,1000,1,ok,0.25,,,123456789012,,,,,,,,,,,,\n");
+                       "invol_ctxsw,ops,ops_per_s,lat_p50_ns,lat_p99_ns,lat_p999_ns,lat_max_ns,rss_baseline_bytes,"
+                       "cgroup_baseline_bytes,start_lat_p50_ns,start_lat_p99_ns\n"
+                       "spawn,coro,1000,1,ok,0.25,,,123456789012,,,,,,,,,,,,,,,,\n");
   free (data);
   json_object_put (row);
 }
