@@ -6,8 +6,11 @@
  *                [--duration S] [--backend io_uring|epoll] [--opt KEY=VALUE]...
  * It does the work, then prints exactly one report line on stdout:
  *   @lab-report {"status":"ok","wall_s":1.23,"ops":1000,...}
- * Keys the harness puts into summary.csv: wall_s, ops, ops_per_s, lat_p50_ns,
- * lat_p99_ns, lat_p999_ns, lat_max_ns.  Every other key lands in the point's
+ * Keys the harness puts into summary.csv: wall_s (the measured region), ops,
+ * ops_per_s, lat_p50_ns, lat_p99_ns, lat_p999_ns, lat_max_ns, region_cpu_user_s,
+ * region_cpu_sys_s, region_vol_ctxsw, region_invol_ctxsw (wl_region_begin/end),
+ * vm_hwm_bytes, vm_peak_bytes (added to every report), rss_baseline_bytes,
+ * cgroup_baseline_bytes (wl_report_baseline), start_lat_p50_ns, start_lat_p99_ns.  Every other key lands in the point's
  * JSON under "workload".  A workload stopped by a host limit reports
  * status "limit" with "limit" naming it (pid_max, threads-max, max_map_count,
  * RLIMIT_NPROC, memory) and "detail", and exits 0: a limit is data, not a crash.

@@ -416,7 +416,9 @@ udp_run (const struct wl_args *a, struct wl_report *r, udp_send_fn send, int bat
     return wl_report_error (r, err);
   main_ph.batch = batched ? o.batch : 1;
   main_ph.count = a->n;
+  wl_region_begin (); /* the main phase is the measured region (summary.csv's CPU figures) */
   int rc = run_phase (send, u.tx, &o, seq, &main_ph, err, sizeof err);
+  wl_region_end ();
   seq += main_ph.c.attempts - main_ph.c.eagain;
   attempts += main_ph.c.attempts, eagain += main_ph.c.eagain;
   struct json_object *sweep = json_object_new_array ();
