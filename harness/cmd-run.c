@@ -29,6 +29,7 @@
 #include "pressure.h"
 #include "profile.h"
 #include "results.h"
+#include "run-dir.h"
 #include "sandbox.h"
 #include "seccomp-profile.h"
 #include "signals.h"
@@ -343,12 +344,15 @@ resume_args (const char *dir, int *argc, char ***argv, lab_error_t *err)
   return 0;
 }
 
+/* Makes (default: a new, unique name) and locks the results directory
+   (run-dir.h); a new run refuses a directory that holds another run. */
 static int
-make_out_dir (struct run_opts *o, lab_error_t *err)
+make_out_dir (struct run_opts *o, int resuming, const char *cmd, lab_error_t *err)
 {
-  char stamp[32], names[256] = "";
+  char stamp[32], names[256] = "", base[PATH_MAX], p[PATH_MAX + 16];
   time_t t = time (NULL);
   struct tm tm;
+  int lock;
 
   if (o->out[0] == '\0')
     {
@@ -356,16 +360,25 @@ make_out_dir (struct run_opts *o, lab_error_t *err)
       strftime (stamp, sizeof (stamp), "%Y%m%dT%H%M%SZ", &tm);
       for (int i = 0; i < o->n_exps; i++)
         snprintf (names + strlen (names), sizeof (names) - strlen (names), "%s%s", i ? "+" : "", o->exps[i]->name);
-      snprintf (o->out, sizeof (o->out), "%s/results/%s-%s", lab_root_dir (), stamp, names);
+      snprintf (base, sizeof (base), "%s/results/%s-%s", lab_root_dir (), stamp, names);
+      if (lab_run_dir_make_unique (base, o->out, sizeof (o->out), err) < 0)
+        return -1;
       o->default_out = 1;
     }
-  if (lab_mkdir_p (o->out, 0755, err) < 0)
+  else if (lab_mkdir_p (o->out, 0755, err) < 0)
     return -1;
-  {
-    char p[PATH_MAX + 16];
-    snprintf (p, sizeof (p), "%s/points", o->out);
-    return lab_mkdir_p (p, 0755, err);
-  }
+  if ((lock = lab_run_dir_lock (o->out, cmd, err)) < 0)
+    return -1;
+  snprintf (p, sizeof (p), "%s/meta.json", o->out);
+  if (!resuming && !o->default_out && access (p, F_OK) == 0)
+    {
+      lab_run_dir_unlock (lock);
+      return lab_usage_error (err, "`%s` already holds a run; continue it with `lab run --resume %s`, "
+                                 "or choose another --out", o->out, o->out);
+    }
+  /* `lock` stays open until the process exits: the run holds DIR. */
+  snprintf (p, sizeof (p), "%s/points", o->out);
+  return lab_mkdir_p (p, 0755, err);
 }
 
 static void
@@ -450,7 +463,7 @@ update_latest (const struct run_opts *o)
   if (!o->default_out || base == NULL)
     return;
   snprintf (link, sizeof (link), "%s/results/latest", lab_root_dir ());
-  snprintf (tmp, sizeof (tmp), "%s.tmp", link);
+  snprintf (tmp, sizeof (tmp), "%s.tmp.%d", link, (int) getpid ());
   unlink (tmp);
   if (symlink (base + 1, tmp) == 0 && rename (tmp, link) < 0)
     unlink (tmp);
@@ -595,13 +608,16 @@ cmd_run (int argc, char **argv)
   char **rargv = NULL;
   int rargc = 0, n_run = 0, n_reused = 0, ret, resuming = 0;
   struct profile_cache pc = { 0 };
-  char *orig_cmd[256];
+  char *orig_cmd[256], cmdline[1024] = "lab";
   int orig_n = 0;
 
   /* Signals are events from here on (signals.h): a run stopped by one keeps
      its finished points and says how to resume. */
   if (lab_signals_init (&err) < 0)
     return lab_error_report (&err);
+  /* As typed, for the lock (a second run names who holds the directory). */
+  for (int i = 0; i < argc; i++)
+    snprintf (cmdline + strlen (cmdline), sizeof (cmdline) - strlen (cmdline), " %s", argv[i]);
   if (argc >= 2 && (strcmp (argv[1], "--resume") == 0 || strncmp (argv[1], "--resume=", 9) == 0))
     {
       const char *dir = argv[1][8] == '=' ? argv[1] + 9 : argc > 2 ? argv[2] : NULL;
@@ -638,20 +654,11 @@ cmd_run (int argc, char **argv)
       profile_cache_free (&pc);
       return lab_error_report (&err);
     }
-  if (!resuming && o.out[0])
+  if (make_out_dir (&o, resuming, cmdline, &err) < 0)
     {
-      char mp[PATH_MAX + 16];
-      snprintf (mp, sizeof (mp), "%s/meta.json", o.out);
-      if (access (mp, F_OK) == 0)
-        {
-          fprintf (stderr, "lab run: `%s` already holds a run; continue it with `lab run --resume %s`, "
-                           "or choose another --out\n", o.out, o.out);
-          profile_cache_free (&pc);
-          return 2;
-        }
+      profile_cache_free (&pc);
+      return lab_error_report (&err);
     }
-  if (make_out_dir (&o, &err) < 0)
-    return lab_error_report (&err);
   {
     char mp[PATH_MAX + 16];
     int has_meta;
