@@ -92,4 +92,16 @@ int lab_cg_remove_tree (const char *dir, lab_error_t *err);
 int lab_cg_self_path (const char *ctl, char *out, size_t len);
 int lab_cg_v1_freeze (const char *freezer_dir, int freeze);
 
+/* cgroup-stale.c: liveness of `lab-<N>` groups by lock, not by pid. */
+/* Takes /run/lab/cgroups.lock (a sweep, or a group made and locked); its fd,
+   or -1 where unavailable (then going on without it). */
+int lab_cg_sweep_lock (void);
+void lab_cg_sweep_unlock (int fd);
+/* Opens and flocks `dir` (a `lab-<pid>` the harness made): the fd to keep
+   open while the group lives, or -1. */
+int lab_cg_hold (const char *dir);
+/* Removes the `lab-<N>` groups under `parent` that no live harness holds,
+   saying so on stderr; `ctl` names the hierarchy in the message ("" on v2). */
+void lab_cg_remove_stale_in (const char *parent, const char *mount, const char *ctl);
+
 #endif

@@ -6,11 +6,13 @@
  * `lab-<pid>` under its OWN cgroup of that hierarchy (from /proc/self/cgroup)
  * and one `point-<id>` child per sandbox.  On v2 it first moves itself into
  * `lab-<pid>/harness` and enables the controllers in
- * `lab-<pid>/cgroup.subtree_control`.  The first time it creates `lab-<pid>`
- * in a hierarchy it removes sibling `lab-<N>` groups whose harness (pid N) is
- * gone - what a SIGKILLed harness leaves - and says so.  It touches nothing
- * else.  lab_cgroup_cleanup_all() (atexit, and the signal paths of sandbox.c)
- * removes every point still alive and the `lab-<pid>` groups.
+ * `lab-<pid>/cgroup.subtree_control`.  It holds a flock on every `lab-<pid>`
+ * it makes, for as long as it lives; sibling `lab-<N>` groups nobody holds -
+ * what a SIGKILLed harness leaves - are removed, with a message, the first
+ * time it makes `lab-<pid>` in a hierarchy and at the start of every command
+ * (lab_cgroup_remove_stale; liveness by lock: cgroup-stale.c).  It touches
+ * nothing else.  lab_cgroup_cleanup_all() (atexit) removes every point still
+ * alive and the `lab-<pid>` groups.
  *
  * Mode: v2 when /sys/fs/cgroup is cgroup2; hybrid when /sys/fs/cgroup is a
  * tmpfs with v1 hierarchies and a cgroup2 at /sys/fs/cgroup/unified - driven
@@ -40,6 +42,7 @@ struct lab_dir
   char mount[PATH_MAX];
   char rel[PATH_MAX];  /* relative path of lab-<pid> */
   char ctl[32];        /* a controller of the hierarchy, for messages */
+  int lock;            /* flock'd fd of lab-<pid>: this harness is alive */
 };
 
 static struct
@@ -161,40 +164,6 @@ lab_cgroup_detect (struct lab_cgroup_info *info, lab_error_t *err)
   return 0;
 }
 
-/* Removes `lab-<N>` siblings whose harness is dead.  `parent` is the
-   harness's own cgroup dir in one hierarchy. */
-static void
-remove_leftovers (const char *parent, const char *mount, const char *ctl)
-{
-  DIR *d = opendir (parent);
-  if (d == NULL)
-    return;
-  struct dirent *de;
-  while ((de = readdir (d)) != NULL)
-    {
-      if (de->d_type != DT_DIR || strncmp (de->d_name, "lab-", 4) != 0)
-        continue;
-      const char *p = de->d_name + 4;
-      if (*p == '\0' || strspn (p, "0123456789") != strlen (p))
-        continue;
-      pid_t pid = (pid_t) atol (p);
-      if (pid == getpid () || kill (pid, 0) == 0 || errno != ESRCH)
-        continue;
-      char dir[PATH_MAX * 2];
-      snprintf (dir, sizeof dir, "%s/%s", parent, de->d_name);
-      lab_error_t e = NULL;
-      if (lab_cg_remove_tree (dir, &e) < 0)
-        {
-          lab_warn ("cannot remove cgroup left by a killed harness (pid %d): %s", (int) pid, e->msg);
-          lab_error_release (&e);
-          continue;
-        }
-      fprintf (stderr, "lab: removed cgroup `%s%s%s` left by a killed harness (pid %d)\n", ctl, *ctl ? ":" : "",
-               dir + strlen (mount), (int) pid);
-    }
-  closedir (d);
-}
-
 static int
 v1_make_lab_dir (const char *ctl, struct lab_dir *ld, lab_error_t *err)
 {
@@ -205,7 +174,7 @@ v1_make_lab_dir (const char *ctl, struct lab_dir *ld, lab_error_t *err)
   lab_cg_pathf (ld->rel, sizeof ld->rel, "%s%s" "lab-%d", s, *s ? "/" : "", (int) getpid ());
   char parent[PATH_MAX * 2];
   snprintf (parent, sizeof parent, "%s%s%s", ld->mount, *s ? "/" : "", s);
-  remove_leftovers (parent, ld->mount, ctl);
+  lab_cg_remove_stale_in (parent, ld->mount, ctl);
 
   struct cgroup *lcg = cgroup_new_cgroup (ld->rel);
   struct cgroup_controller *c = lcg ? cgroup_add_controller (lcg, ctl) : NULL;
@@ -244,7 +213,7 @@ v2_make_lab_dir (struct lab_dir *ld, lab_error_t *err)
   const char *s = self[0] == '/' ? self + 1 : self;
   lab_cg_pathf (S.v2_orig, sizeof S.v2_orig, CG_ROOT "%s%s", *s ? "/" : "", s);
   lab_cg_pathf (ld->rel, sizeof ld->rel, "%s%s" "lab-%d", s, *s ? "/" : "", (int) getpid ());
-  remove_leftovers (S.v2_orig, ld->mount, "");
+  lab_cg_remove_stale_in (S.v2_orig, ld->mount, "");
   lab_cg_pathf (dir, sizeof dir, CG_ROOT "/%s", ld->rel);
   snprintf (leaf, sizeof leaf, "%s/harness", dir);
   /* The harness's own groups are made by hand: libcgroup would enable
@@ -331,7 +300,17 @@ lab_cg_lab_dir (const char *ctl, char *mount, size_t mount_len, char *rel, size_
   memset (ld, 0, sizeof *ld);
   snprintf (ld->mount, sizeof ld->mount, "%s", mp_buf);
   snprintf (ld->ctl, sizeof ld->ctl, "%s", S.ops == &lab_cg_backend_v2 ? "" : ctl);
-  if ((S.ops == &lab_cg_backend_v2 ? v2_make_lab_dir (ld, err) : v1_make_lab_dir (ctl, ld, err)) < 0)
+  /* Made and locked under the sweep lock: no sweep sees it unlocked. */
+  int sweep = lab_cg_sweep_lock ();
+  int r = S.ops == &lab_cg_backend_v2 ? v2_make_lab_dir (ld, err) : v1_make_lab_dir (ctl, ld, err);
+  if (r == 0)
+    {
+      char dir[PATH_MAX * 2];
+      snprintf (dir, sizeof dir, "%s/%s", ld->mount, ld->rel);
+      ld->lock = lab_cg_hold (dir);
+    }
+  lab_cg_sweep_unlock (sweep);
+  if (r < 0)
     return -1;
   S.n_dirs++;
   snprintf (mount, mount_len, "%s", ld->mount);
@@ -592,6 +571,53 @@ lab_cgroup_cleanup_all (void)
           lab_warn ("%s", e->msg);
           lab_error_release (&e);
         }
+      if (S.dirs[i].lock >= 0)
+        close (S.dirs[i].lock);
     }
   S.n_dirs = 0;
+}
+
+void
+lab_cgroup_remove_stale (void)
+{
+  struct lab_cgroup_info info;
+  lab_error_t e = NULL;
+  char done[LAB_CG_MAX_HIER * 2][PATH_MAX];
+  int n_done = 0;
+
+  if (geteuid () != 0 || lab_cgroup_detect (&info, &e) < 0)
+    {
+      lab_error_release (&e);
+      return;
+    }
+  int sweep = lab_cg_sweep_lock ();
+  char ctls[sizeof info.controllers];
+  snprintf (ctls, sizeof ctls, "%s", S.ops == &lab_cg_backend_v2 ? "" : info.controllers);
+  char *save = NULL, *ctl = S.ops == &lab_cg_backend_v2 ? (char *) "" : strtok_r (ctls, " ", &save);
+  for (; ctl && n_done < (int) ARRAY_SIZE (done); ctl = ctl[0] ? strtok_r (NULL, " ", &save) : NULL)
+    {
+      char mount[PATH_MAX], self[PATH_MAX], parent[PATH_MAX * 2 + 2];
+      char *mp = NULL;
+      if (ctl[0] == '\0')
+        snprintf (mount, sizeof mount, CG_ROOT);
+      else if (cgroup_get_subsys_mount_point (ctl, &mp) == 0 && mp)
+        {
+          snprintf (mount, sizeof mount, "%s", mp);
+          free (mp);
+        }
+      else
+        continue;
+      if (lab_cg_self_path (ctl, self, sizeof self) < 0)
+        continue;
+      const char *rel = self[0] == '/' ? self + 1 : self;
+      snprintf (parent, sizeof parent, "%s%s%s", mount, *rel ? "/" : "", rel);
+      int seen = 0;
+      for (int i = 0; i < n_done; i++)
+        seen |= strcmp (done[i], parent) == 0;
+      if (seen)
+        continue;
+      snprintf (done[n_done++], sizeof done[0], "%s", parent);
+      lab_cg_remove_stale_in (parent, mount, ctl);
+    }
+  lab_cg_sweep_unlock (sweep);
 }

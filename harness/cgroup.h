@@ -44,8 +44,8 @@ struct lab_cgroup; /* opaque: one point's cgroup (all hierarchies) */
 /* Mode and usable controllers of this host. */
 int lab_cgroup_detect (struct lab_cgroup_info *info, lab_error_t *err);
 /* Creates `name` (e.g. "point-3") under the harness's `lab-<pid>` group with the
-   limits; on first use creates `lab-<pid>` (and, once per process, removes
-   `lab-<deadpid>` groups left by a killed harness, saying so on stderr). */
+   limits; on first use creates and locks `lab-<pid>` (and removes `lab-<N>`
+   groups no live harness holds, saying so on stderr). */
 int lab_cgroup_create (const char *name, const struct lab_limits *limits,
                        struct lab_cgroup **out, lab_error_t *err);
 /* Moves `pid` into the cgroup (all hierarchies). */
@@ -63,7 +63,11 @@ int lab_cgroup_destroy (struct lab_cgroup *cg, lab_error_t *err);
 /* Path(s) for the record, e.g. "memory:/a/lab-1/point-3 pids:/lab-1/point-3". */
 const char *lab_cgroup_path (const struct lab_cgroup *cg);
 const char *lab_cgroup_backend (const struct lab_cgroup *cg);
-/* Removes the harness's `lab-<pid>` groups; called at exit and from signal paths. */
+/* Removes the harness's `lab-<pid>` groups; called at exit. */
 void lab_cgroup_cleanup_all (void);
+/* Removes, in every hierarchy, the `lab-<N>` siblings of the harness's own
+   cgroup that no live harness holds (a SIGKILLed harness's), saying so on
+   stderr.  Every command calls it first (main.c); as root only. */
+void lab_cgroup_remove_stale (void);
 
 #endif

@@ -11,6 +11,7 @@
 #include <string.h>
 #include <unistd.h>
 
+#include "cgroup.h"
 #include "commands.h"
 #include "utils.h"
 
@@ -58,6 +59,8 @@ main (int argc, char **argv)
     if (strcmp (argv[1], commands[i].name) == 0)
       {
         lab_error_t err = NULL;
+        /* What a SIGKILLed harness left goes first, whatever the command. */
+        lab_cgroup_remove_stale ();
         int rc = commands[i].fn (argc - 1, argv + 1);
         if (lab_stdout_check (&err) < 0)
           {
