@@ -345,14 +345,14 @@ resume_args (const char *dir, int *argc, char ***argv, lab_error_t *err)
 }
 
 /* Makes (default: a new, unique name) and locks the results directory
-   (run-dir.h); a new run refuses a directory that holds another run. */
+   (run-dir.h; --resume locked it already); a new run refuses a directory
+   that holds another run. */
 static int
 make_out_dir (struct run_opts *o, int resuming, const char *cmd, lab_error_t *err)
 {
   char stamp[32], names[256] = "", base[PATH_MAX], p[PATH_MAX + 16];
   time_t t = time (NULL);
   struct tm tm;
-  int lock;
 
   if (o->out[0] == '\0')
     {
@@ -367,16 +367,20 @@ make_out_dir (struct run_opts *o, int resuming, const char *cmd, lab_error_t *er
     }
   else if (lab_mkdir_p (o->out, 0755, err) < 0)
     return -1;
-  if ((lock = lab_run_dir_lock (o->out, cmd, err)) < 0)
-    return -1;
-  snprintf (p, sizeof (p), "%s/meta.json", o->out);
-  if (!resuming && !o->default_out && access (p, F_OK) == 0)
+  if (!resuming)
     {
-      lab_run_dir_unlock (lock);
-      return lab_usage_error (err, "`%s` already holds a run; continue it with `lab run --resume %s`, "
-                                 "or choose another --out", o->out, o->out);
+      /* The lock's fd stays open until the process exits: the run holds DIR. */
+      int lock = lab_run_dir_lock (o->out, cmd, err);
+      if (lock < 0)
+        return -1;
+      snprintf (p, sizeof (p), "%s/meta.json", o->out);
+      if (!o->default_out && access (p, F_OK) == 0)
+        {
+          lab_run_dir_unlock (lock);
+          return lab_usage_error (err, "`%s` already holds a run; continue it with `lab run --resume %s`, "
+                                       "or choose another --out", o->out, o->out);
+        }
     }
-  /* `lock` stays open until the process exits: the run holds DIR. */
   snprintf (p, sizeof (p), "%s/points", o->out);
   return lab_mkdir_p (p, 0755, err);
 }
@@ -632,7 +636,10 @@ cmd_run (int argc, char **argv)
           return 2;
         }
       resuming = 1;
-      if (resume_args (dir, &rargc, &rargv, &err) < 0)
+      /* Locked before its meta.json is read: a run still writing it is
+         named as the holder. */
+      if ((access (dir, F_OK) == 0 && lab_run_dir_lock (dir, cmdline, &err) < 0)
+          || resume_args (dir, &rargc, &rargv, &err) < 0)
         return lab_error_report (&err);
       argc = rargc;
       argv = rargv;
