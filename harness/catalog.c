@@ -29,6 +29,14 @@ static const char *const udp_variants[] = { "sendto", "sendmmsg", "uring", "coro
 static const long udp_quick[] = { 100000, 1000000, 0 };
 static const long udp_full[] = { 100000, 1000000, 10000000, 0 };
 
+static const char *const wakeup_variants[] = { "condvar", "eventfd", "pipe", "coro", NULL };
+static const long wakeup_quick[] = { 1000, 10000, 0 };
+static const long wakeup_full[] = { 10000, 100000, 0 };
+
+static const char *const blocking_variants[] = { "pthread", "coro-blocking", "coro-uring", NULL };
+static const long blocking_quick[] = { 1000, 10000, 0 };
+static const long blocking_full[] = { 10000, 100000, 0 };
+
 const struct lab_experiment lab_experiments[] = {
   { "spawn", "N tasks that each sleep 1 ms and end: spawn time, total wall time, memory per task",
     "C1, C3", spawn_variants, NULL, spawn_quick, spawn_full, "containers/default.json", "tasks", 600, LAB_PLOT_WALL | LAB_PLOT_MEM },
@@ -49,6 +57,13 @@ const struct lab_experiment lab_experiments[] = {
                 "that (--opt fraction=F): swap peak, major faults, latency to wake each task once",
     "C2", pressure_variants, NULL, pressure_quick, pressure_full, "containers/swap.json", "tasks", 600,
     LAB_PLOT_MEM },
+  { "wakeup", "a thread asleep in epoll_wait (or a parked coroutine) woken from another thread: "
+              "condvar (misses it), eventfd, pipe, coroutine channel; latency and missed wake-ups",
+    "C10", wakeup_variants, NULL, wakeup_quick, wakeup_full, "containers/default.json", "wake-ups", 600, LAB_PLOT_IO },
+  { "blocking", "CPU-bound tasks beside tasks fed through pipes at a fixed rate: scheduling delay and "
+                "CPU progress for threads, coroutines calling read(2), coroutines on io_uring",
+    "C4", blocking_variants, NULL, blocking_quick, blocking_full, "containers/default.json", "wake-ups", 600,
+    LAB_PLOT_IO },
   { NULL, NULL, NULL, NULL, NULL, NULL, NULL, NULL, NULL, 0, 0 },
 };
 
@@ -68,6 +83,10 @@ const struct lab_wl_opt lab_wl_opts[] = {
   { "rcvbuf", NULL, "udp: the receiver's SO_RCVBUF in bytes (default: net.core.rmem_max)", 1, 1L << 30 },
   { "kib", NULL, "pressure: KiB of stack memory each task holds (default 128)", 4, 65536 },
   { "fraction", NULL, "pressure: the cgroup's memory.high as a fraction of the working set (0.05..0.95, default 0.5)", 0, 0 },
+  { "timeout_ms", NULL, "wakeup: the threads' epoll_wait timeout in ms (default 1)", 1, 10000 },
+  { "cpu_tasks", NULL, "blocking: CPU-bound tasks (default 2)", 0, 4096 },
+  { "waiters", NULL, "blocking: tasks waiting on pipes (default 4)", 1, 4096 },
+  { "rate", NULL, "blocking: messages per second into the pipes, all together (default 2000)", 1, 1000000 },
   { NULL, NULL, NULL, 0, 0 },
 };
 
