@@ -34,7 +34,7 @@ enum
   LAB_PLOT_MEM = 2,          /* peak memory vs n */
   LAB_PLOT_MEM_PER_TASK = 4, /* peak memory / n vs n */
   LAB_PLOT_NS_PER_OP = 8,
-  LAB_PLOT_IO = 16,          /* udp, wakeup, blocking: their own plots (plot-io.c) */
+  LAB_PLOT_IO = 16,          /* udp, wakeup, blocking: only their own plots (plots-io.c) and the generic ones */
 };
 
 /* Workload options `lab run --opt KEY=VALUE` accepts, with their values

@@ -11,6 +11,15 @@ const struct lab_claim lab_claims[] = {
     "load-test container: cgroup v2 memory.max a hard limit; seccomp allows openat, EPERM for clone, kill on "
     "ptrace (io_uring operations are not checked by seccomp)",
     lab_claim_c12 },
+  { "C4", "scheduling delay: CPU-only goroutines 120 ns vs mixed with blocking read() 145 ns (+21%)", lab_claim_c4 },
+  { "C6", "1 KB UDP datagrams: sendto ~12K/s at 85% CPU vs sendmmsg (batch 64) ~98K/s at 22% CPU (8.2x)",
+    lab_claim_c6 },
+  { "C10", "a thread blocked in epoll_wait is not woken by a condition variable signal; an eventfd in the epoll "
+           "set is the fix",
+    lab_claim_c10 },
+  { "C11", "a non-blocking UDP sendto returns EAGAIN when the send buffer is full; code that ignores it loses "
+           "data silently",
+    lab_claim_c11 },
   { NULL, NULL, NULL },
 };
 

@@ -54,5 +54,10 @@ enum lab_verdict lab_claim_c1 (const struct lab_agg *agg, int n, FILE *out);
 enum lab_verdict lab_claim_c2 (const struct lab_agg *agg, int n, FILE *out);
 enum lab_verdict lab_claim_c3 (const struct lab_agg *agg, int n, FILE *out);
 enum lab_verdict lab_claim_c12 (const struct lab_agg *agg, int n, FILE *out);
+/* claims-io.c */
+enum lab_verdict lab_claim_c4 (const struct lab_agg *agg, int n, FILE *out);
+enum lab_verdict lab_claim_c6 (const struct lab_agg *agg, int n, FILE *out);
+enum lab_verdict lab_claim_c10 (const struct lab_agg *agg, int n, FILE *out);
+enum lab_verdict lab_claim_c11 (const struct lab_agg *agg, int n, FILE *out);
 
 #endif

@@ -4,5 +4,8 @@
 #include <stddef.h>
 
 const struct lab_plot_hook lab_plot_hooks[] = {
+  { "udp", plot_udp },
+  { "wakeup", plot_wakeup },
+  { "blocking", plot_blocking },
   { NULL, NULL },
 };

@@ -18,6 +18,11 @@ struct lab_plot_hook
   int (*plot) (const struct lab_plot_ctx *ctx, lab_error_t *err);
 };
 
+/* plots-io.c */
+int plot_udp (const struct lab_plot_ctx *ctx, lab_error_t *err);
+int plot_wakeup (const struct lab_plot_ctx *ctx, lab_error_t *err);
+int plot_blocking (const struct lab_plot_ctx *ctx, lab_error_t *err);
+
 extern const struct lab_plot_hook lab_plot_hooks[]; /* ends with { NULL, NULL } */
 
 #endif

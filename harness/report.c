@@ -17,6 +17,7 @@
 #include "catalog.h"
 #include "claims.h"
 #include "results.h"
+#include "report-io.h"
 #include "status.h"
 #include "utils.h"
 
@@ -282,6 +283,7 @@ lab_report_write (const char *dir, struct json_object *meta, const struct lab_ag
     {
       fprintf (f, "\n## %s\n\n", exps[e]);
       md_table (f, exps[e], agg, n);
+      lab_report_io_section (f, exps[e], agg, n);
       md_plots (f, manifest, exps[e]);
       for (int i = 0; i < n; i++)
         if (strcmp (agg[i].experiment, exps[e]) == 0 && agg[i].n_ok < agg[i].n_total)
