@@ -9,6 +9,7 @@
 #   make test-cgroup2  the sandbox tests in a qemu VM with a cgroup-v2-only kernel
 #   make docker     build the lab's image (docker, else podman); make docker-run runs it
 #   make test-docker   the Docker reproduction test alone (also part of make test)
+#   make fuzz       libFuzzer on the profile and seccomp parsers, FUZZ_SECONDS (60) each
 #
 # Sources are found by directory, so adding a file needs no Makefile change:
 #   harness/*.c            -> $(BUILD)/libharness.a (+ harness/main.c -> lab)
@@ -52,7 +53,7 @@ WORKLOADS := $(patsubst %,$(BUILD)/bin/wl-%,$(EXPERIMENTS))
 TESTS := $(patsubst tests/%.c,$(BUILD)/tests/%,$(TEST_SRC))
 LIBS := $(BUILD)/libharness.a $(BUILD)/libwl.a $(BUILD)/libcoro.a
 
-.PHONY: FORCE all deps run test test-quick asan valgrind test-cgroup2 docker docker-run test-docker clean
+.PHONY: FORCE all deps run test test-quick asan valgrind test-cgroup2 docker docker-run test-docker fuzz clean
 .SECONDARY:
 
 all: $(BUILD)/bin/lab $(WORKLOADS) $(TESTS) $(BUILD)/bin/buildflags.txt $(if $(filter build,$(BUILD)),lab)
@@ -125,6 +126,11 @@ test-docker: deps
 	@$(MAKE) --no-print-directory all
 	@LAB_BUILD=$(BUILD) sh tests/docker-repro.sh
 
+# clang + libFuzzer (test-only packages, tools/fuzz/deps.sh); findings land in tests/fuzz-regress/.
+FUZZ_SECONDS ?= 60
+fuzz:
+	@sh tools/fuzz/run.sh $(FUZZ_SECONDS) build-fuzz
+
 asan:
 	@$(MAKE) --no-print-directory BUILD=build-asan OPT=-O1 \
 	  SAN="-fsanitize=address -fsanitize=undefined" EXTRA_CFLAGS=-DLAB_ASAN all
@@ -135,6 +141,6 @@ valgrind:
 	@LAB_VALGRIND=1 sh tests/run.sh build-valgrind runtime
 
 clean:
-	rm -rf build build-asan build-valgrind lab
+	rm -rf build build-asan build-valgrind build-fuzz lab
 
 -include $(shell find $(BUILD)/obj -name '*.d' 2>/dev/null)
