@@ -165,10 +165,13 @@ static int
 close_object (struct scan *s, lab_error_t *err)
 {
   size_t start = s->starts[s->depth - 1], k;
-  struct key *ks = s->keys + start;
   size_t n = s->n_keys - start;
+  struct key *ks;
   int ret = 0;
 
+  if (n == 0)
+    return 0; /* `{}`: keys may still be NULL */
+  ks = s->keys + start;
   qsort (ks, n, sizeof (*ks), cmp_key);
   for (k = 1; k < n && ret == 0; k++)
     if (ks[k].len == ks[k - 1].len && memcmp (ks[k].s, ks[k - 1].s, ks[k].len) == 0)
