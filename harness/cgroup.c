@@ -23,6 +23,7 @@
 #include <ctype.h>
 #include <dirent.h>
 #include <errno.h>
+#include <fcntl.h>
 #include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -447,6 +448,27 @@ lab_cgroup_attach (struct lab_cgroup *cg, pid_t pid, lab_error_t *err)
                           r == ECGOTHER ? "" : ": ", r == ECGOTHER ? "" : cgroup_strerror (r));
     }
   return 0;
+}
+
+int
+lab_cgroup_self_attach_fds (struct lab_cgroup *cg, int *fds, int max, lab_error_t *err)
+{
+  const char *file = cg->ops == &lab_cg_backend_v2 ? "cgroup.procs" : "tasks";
+  char path[PATH_MAX];
+  int n = 0;
+  for (int i = 0; i < cg->n_h && n < max; i++)
+    {
+      if (lab_cg_pathf (path, sizeof path, "%s/%s", cg->h[i].dir, file) < 0
+          || (fds[n] = open (path, O_WRONLY | O_CLOEXEC)) < 0)
+        {
+          lab_error (err, errno, "opening `%s`", path);
+          while (n > 0)
+            close (fds[--n]);
+          return -1;
+        }
+      n++;
+    }
+  return n;
 }
 
 static void

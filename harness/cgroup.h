@@ -50,6 +50,11 @@ int lab_cgroup_create (const char *name, const struct lab_limits *limits,
                        struct lab_cgroup **out, lab_error_t *err);
 /* Moves `pid` into the cgroup (all hierarchies). */
 int lab_cgroup_attach (struct lab_cgroup *cg, pid_t pid, lab_error_t *err);
+/* Opens, in each hierarchy, the file a process writes "0" into to move
+   itself there (v1 `tasks`: moving one thread skips the global threadgroup
+   lock, whose RCU grace period made attaching cost ~10 ms; v2
+   `cgroup.procs`), close-on-exec, write-only.  Returns how many (<= max). */
+int lab_cgroup_self_attach_fds (struct lab_cgroup *cg, int *fds, int max, lab_error_t *err);
 /* Reads the figures; any missing file leaves its fields at -1. */
 int lab_cgroup_read_stats (struct lab_cgroup *cg, struct lab_cgroup_stats *st, lab_error_t *err);
 /* Samples memory use now (for peaks where the kernel keeps none). */

@@ -494,7 +494,7 @@ check_profiles (const struct run_opts *o, struct profile_cache *pc, lab_error_t 
           continue;
         if ((p = get_profile (pc, profile_path (o, o->exps[e], v), err)) == NULL)
           return -1;
-        if (p->seccomp_path && lab_seccomp_load (p->seccomp_path, 0, &ctx, err) < 0)
+        if (p->seccomp_path && lab_seccomp_load_caps (p->seccomp_path, 0, p->sec.caps, &ctx, err) < 0)
           return lab_error_prepend (err, "profile `%s`", p->path);
         if (ctx)
           seccomp_release (ctx);

@@ -221,7 +221,7 @@ cmd_sandbox (int argc, char **argv)
   {
     const char *sc = o.seccomp ? o.seccomp : prof.seccomp_path;
     scmp_filter_ctx ctx = NULL;
-    if (sc && !o.seccomp_log && lab_seccomp_load (sc, 0, &ctx, &err) < 0)
+    if (sc && !o.seccomp_log && lab_seccomp_load_caps (sc, 0, prof.sec.caps, &ctx, &err) < 0)
       {
         rc = lab_error_report (&err);
         lab_profile_free (&prof);

@@ -3,7 +3,8 @@
  * sandbox.c's child, see sandbox.h step 4): lab_ns_setup_child in the child
  * (the sandbox's init, pid 1), lab_ns_setup_fds in the workload it forks.
  * The child is cloned into new
- * pid, mount, net, ipc and uts namespaces; the cgroup namespace is unshared
+ * pid, mount, net, ipc and uts namespaces (and a user namespace when the
+ * profile says `"user": true`); the file system view is rootfs.c's; the cgroup namespace is unshared
  * here, after the parent moved the child into its cgroup, so the workload's
  * /proc/self/cgroup reads `/`.  Every step is one small function, so an error
  * names the step ("mounting /proc: ...").
@@ -24,6 +25,7 @@
 #include <linux/close_range.h>
 
 #include "ns.h"
+#include "rootfs.h"
 #include "utils.h"
 
 int
@@ -98,7 +100,8 @@ inherit_pid_max (long host_pid_max)
 }
 
 static int
-setup_mounts (int flags, long host_pid_max, lab_error_t *err)
+setup_mounts (int flags, long host_pid_max, const struct lab_security *sec, const char *command_dir,
+              lab_error_t *err)
 {
   int v2 = access ("/sys/fs/cgroup/cgroup.controllers", F_OK) == 0;
 
@@ -106,6 +109,8 @@ setup_mounts (int flags, long host_pid_max, lab_error_t *err)
     return 0;
   if (mount (NULL, "/", NULL, MS_REC | MS_PRIVATE, NULL) < 0)
     return lab_error (err, errno, "making `/` private");
+  if (sec->rootfs_readonly && lab_rootfs_readonly (err) < 0)
+    return -1;
   if ((flags & CLONE_NEWPID)
       && mount ("proc", "/proc", "proc", MS_NOSUID | MS_NODEV | MS_NOEXEC, NULL) < 0)
     return lab_error (err, errno, "mounting /proc");
@@ -118,7 +123,7 @@ setup_mounts (int flags, long host_pid_max, lab_error_t *err)
     return lab_error (err, errno, "mounting /sys");
   if ((flags & CLONE_NEWNET) && (flags & CLONE_NEWCGROUP))
     mount_cgroup_view (v2);
-  return 0;
+  return lab_rootfs_finish (sec, command_dir, err);
 }
 
 int
@@ -147,7 +152,7 @@ lab_ns_setup_child (const struct lab_ns_config *c, lab_error_t *err)
 {
   if ((c->clone_flags & CLONE_NEWCGROUP) && unshare (CLONE_NEWCGROUP) < 0)
     return lab_error (err, errno, "unsharing the cgroup namespace");
-  if (setup_mounts (c->clone_flags, c->host_pid_max, err) < 0)
+  if (setup_mounts (c->clone_flags, c->host_pid_max, c->sec, c->command_dir, err) < 0)
     return -1;
   if ((c->clone_flags & CLONE_NEWNET) && lab_ns_loopback_up (err) < 0)
     return -1;

@@ -15,11 +15,14 @@ struct lab_ns_config
   int n_rlimits;
   int stdout_fd, stderr_fd;     /* -1 = inherit */
   long host_pid_max;            /* the harness's kernel.pid_max, for a namespaced pid_max */
+  const struct lab_security *sec; /* read-only root, /tmp, /dev, masked paths (rootfs.h) */
+  const char *command_dir;      /* bound read-only when under the private /tmp; NULL = none */
 };
 
 /* In the child (the sandbox's init, pid 1), after it is in its cgroup: cgroup
    namespace (unshared here, so its root is the point's cgroup), / made
-   rprivate, fresh /proc (new pid ns) and /sys (new net ns), `lo` up, hostname,
+   rprivate and read-only, fresh /proc (new pid ns) and /sys (new net ns),
+   /tmp, /dev, masked and read-only paths (rootfs.h), `lo` up, hostname,
    rlimits (inherited by the workload it forks).  Errors say which step failed. */
 int lab_ns_setup_child (const struct lab_ns_config *c, lab_error_t *err);
 /* In the workload process, before its exec: stdout/stderr, every other fd

@@ -51,7 +51,10 @@ static const struct
 #define LAB_CPU_QUOTA_MAX ((1LL << 44) / 1000)
 
 static const char *const top_keys[] = { "name", "description", "limits", "namespaces", "hostname",
-                                        "seccomp", "rlimits", "timeout_s", NULL };
+                                        "seccomp", "rlimits", "timeout_s",
+                                        /* profile-security.c's */
+                                        "capabilities", "user", "rootfs_readonly", "tmp_size", "dev",
+                                        "readonly_paths", "masked_paths", "binds", "writable", NULL };
 static const char *const limit_keys[] = { "memory.max", "memory.high", "memory.swap.max",
                                           "memory.oom.group", "pids.max", "cpu.max", "cpuset.cpus",
                                           NULL };
@@ -453,7 +456,7 @@ parse_profile (struct json_object *root, const char *path, const char *rootdir, 
       || lab_json_get_string (root, "", "description", 0, &desc, NULL, err) < 0
       || parse_limits (root, &p->limits, err) < 0 || parse_namespaces (root, &p->clone_flags, err) < 0
       || parse_hostname (root, p, err) < 0 || parse_rlimits (root, p, err) < 0
-      || parse_seccomp (root, rootdir, p, err) < 0
+      || parse_seccomp (root, rootdir, p, err) < 0 || lab_security_parse (root, p->clone_flags, &p->sec, err) < 0
       || lab_json_get_double (root, "", "timeout_s", 0, &p->timeout_s, &found, err) < 0)
     return -1;
   if (found && !(p->timeout_s >= 0 && p->timeout_s < 1e9))
@@ -514,6 +517,7 @@ lab_profile_free (struct lab_profile *p)
   free (p->hostname);
   free (p->seccomp_path);
   free (p->rlimits);
+  lab_security_free (&p->sec);
   memset (p, 0, sizeof (*p));
 }
 
@@ -581,5 +585,6 @@ lab_profile_to_json (const struct lab_profile *p)
         }
   json_object_object_add (o, "rlimits", rl);
   json_object_object_add (o, "timeout_s", json_object_new_double (p->timeout_s));
+  lab_security_to_json (&p->sec, o);
   return o;
 }

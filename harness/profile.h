@@ -2,7 +2,8 @@
  * profile.h - sandbox profiles (`containers/<name>.json`).
  *
  * A sandbox profile says what a point may use: cgroup limits, namespaces,
- * rlimits, CPU set, the seccomp profile (a Docker-format `seccomp/<name>.json`,
+ * rlimits, CPU set, confinement (capabilities, user namespace, read-only root,
+ * /tmp, /dev, masked paths: profile-security.h), the seccomp profile (a Docker-format `seccomp/<name>.json`,
  * path relative to the repository root or absolute), and a default timeout.
  * Format and fields: containers/README.md.  Unknown fields are errors (a typo
  * must not silently drop a limit).  Every error names the file and the field.
@@ -14,6 +15,7 @@
 #include <sys/resource.h>
 
 #include "error.h"
+#include "profile-security.h"
 
 #define LAB_LIMIT_UNSET (-1)  /* a limit the profile leaves alone */
 #define LAB_LIMIT_MAX INT64_MAX /* "max": explicitly unlimited */
@@ -47,6 +49,7 @@ struct lab_profile
   struct lab_rlimit *rlimits;
   int n_rlimits;
   double timeout_s;    /* 0 = none */
+  struct lab_security sec; /* capabilities, user ns, mounts (profile-security.h) */
 };
 
 /* Loads and validates `path`.  `root` is the directory relative seccomp paths

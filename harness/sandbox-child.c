@@ -2,9 +2,26 @@
  * sandbox-child.c - the code that runs inside the sandbox's clone: the init
  * (pid 1 of the new pid namespace) and the workload it forks (pid 2), up to
  * the workload's execve.  The pipes and the harness's side are described in
- * sandbox.c; the namespace set-up steps are in ns.c.
+ * sandbox.c.
+ *
+ * Init, in order:
+ *   1. moves itself into the point's cgroup (writes "0" into the `tasks` /
+ *      `cgroup.procs` files the harness opened), so all it does after counts
+ *      there;
+ *   2. waits for `go` from the harness (who has written the uid/gid maps when
+ *      the profile asks for a user namespace); in a user namespace becomes
+ *      root of it (setresuid/setresgid 0, no supplementary groups), so host
+ *      files see the mapped, unprivileged id;
+ *   3. namespaces and mounts (ns.c, rootfs.c), rlimits;
+ *   4. drops the capabilities to the profile's set (caps.c) and makes itself
+ *      non-dumpable (the workload, same uid, cannot ptrace it);
+ *   5. reads the seccomp program the harness compiled meanwhile from `go`;
+ *   6. forks the workload, then forwards signals and reaps.
+ * The workload reports its host pid, sets up its fds, loads the program
+ * (no_new_privs is set even without a filter) and execs.
  */
 #include <errno.h>
+#include <grp.h>
 #include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -14,11 +31,12 @@
 #include <sys/wait.h>
 #include <unistd.h>
 
+#include "caps.h"
 #include "sandbox-child.h"
 #include "seccomp-profile.h"
 #include "utils.h"
 
-static void
+static void __attribute__ ((noreturn))
 child_fail (int fd, lab_error_t *err)
 {
   struct fail_msg m = { (*err)->status, "" };
@@ -31,7 +49,7 @@ child_fail (int fd, lab_error_t *err)
 /* The workload (pid 2): its own session, its host pid to the harness, fds,
    the seccomp filter as the last step, exec. */
 static void __attribute__ ((noreturn))
-workload_main (struct child_args *a)
+workload_main (struct child_args *a, const struct lab_bpf *bpf)
 {
   lab_error_t err = NULL;
   sigset_t none;
@@ -52,24 +70,77 @@ workload_main (struct child_args *a)
     }
   if (lab_ns_setup_fds (&a->ns, &err) < 0)
     child_fail (a->fail_fd, &err);
-  if (a->filter)
+  if (a->notify && a->filter)
     {
-      if (a->notify)
+      int r = seccomp_load (a->filter);
+      if (r < 0)
         {
-          int r = seccomp_load (a->filter);
-          if (r < 0)
-            {
-              lab_error (&err, -r, "loading the seccomp notify filter");
-              child_fail (a->fail_fd, &err);
-            }
+          lab_error (&err, -r, "loading the seccomp notify filter");
+          child_fail (a->fail_fd, &err);
         }
-      else if (lab_seccomp_apply (a->filter, &err) < 0)
-        child_fail (a->fail_fd, &err);
     }
+  else if (lab_seccomp_load_bpf (bpf, &err) < 0)
+    child_fail (a->fail_fd, &err);
   execve (a->spec->argv[0], a->spec->argv, a->envp);
   lab_error (&err, errno, "executing `%s`", a->spec->argv[0]);
   child_fail (a->fail_fd, &err);
-  _exit (127);
+}
+
+static int
+read_full (int fd, void *buf, size_t len)
+{
+  size_t got = 0;
+  while (got < len)
+    {
+      ssize_t n = read (fd, (char *) buf + got, len - got);
+      if (n < 0 && errno == EINTR)
+        continue;
+      if (n <= 0)
+        return -1;
+      got += (size_t) n;
+    }
+  return 0;
+}
+
+/* Step 5: the program the harness compiled, on the `go` socket.  EOF: the
+   harness died (or failed) before sending it. */
+static void
+read_bpf (struct child_args *a, struct lab_bpf *b)
+{
+  memset (b, 0, sizeof *b);
+  if (read_full (a->go_fd, &b->h, sizeof b->h) < 0)
+    _exit (125);
+  if (b->h.n_insns == 0)
+    return;
+  if (b->h.n_insns > LAB_BPF_MAX_INSNS || (b->insns = malloc (b->h.n_insns * sizeof *b->insns)) == NULL
+      || read_full (a->go_fd, b->insns, b->h.n_insns * sizeof *b->insns) < 0)
+    _exit (125);
+}
+
+/* Step 1. */
+static int
+self_attach (struct child_args *a, lab_error_t *err)
+{
+  for (int i = 0; i < a->n_cg_fds; i++)
+    {
+      if (write (a->cg_fds[i], "0", 1) != 1)
+        return lab_error (err, errno, "moving into the point's cgroup");
+      close (a->cg_fds[i]);
+    }
+  return 0;
+}
+
+/* Step 2, in a user namespace whose maps the harness has written. */
+static int
+become_root (lab_error_t *err)
+{
+  if (setgroups (0, NULL) < 0)
+    return lab_error (err, errno, "user namespace: dropping supplementary groups");
+  if (setresgid (0, 0, 0) < 0 || setresuid (0, 0, 0) < 0)
+    return lab_error (err, errno, "user namespace: becoming its root");
+  /* A change of credentials clears the parent-death signal. */
+  prctl (PR_SET_PDEATHSIG, SIGKILL);
+  return 0;
 }
 
 /* The sandbox's init (pid 1 of the new pid namespace).  A pid 1 ignores the
@@ -83,6 +154,7 @@ lab_sandbox_child_main (void *arg)
   struct child_args *a = arg;
   static const int forwarded[] = { SIGTERM, SIGINT, SIGHUP, SIGUSR1, SIGUSR2 };
   lab_error_t err = NULL;
+  struct lab_bpf bpf;
   sigset_t all;
   char c;
 
@@ -95,12 +167,20 @@ lab_sandbox_child_main (void *arg)
   for (int s = 1; s < NSIG; s++)
     if (s != SIGKILL && s != SIGSTOP)
       signal (s, SIG_DFL);
-  /* Wait until the harness has put us in our cgroup. */
+  if (self_attach (a, &err) < 0)
+    child_fail (a->fail_fd, &err);
+  /* Wait for the harness's go (EOF: it died). */
   if (read (a->go_fd, &c, 1) != 1)
     _exit (125);
-  close (a->go_fd);
+  if (a->ns.sec->user && become_root (&err) < 0)
+    child_fail (a->fail_fd, &err);
   if (lab_ns_setup_child (&a->ns, &err) < 0)
     child_fail (a->fail_fd, &err);
+  if (lab_caps_drop (a->ns.sec->caps, &err) < 0)
+    child_fail (a->fail_fd, &err);
+  prctl (PR_SET_DUMPABLE, 0);
+  read_bpf (a, &bpf);
+  close (a->go_fd);
   /* A raw fork: no atfork handlers or libc locks in this clone of the harness. */
   pid_t w = (pid_t) syscall (SYS_clone, SIGCHLD, 0, 0, 0, 0);
   if (w < 0)
@@ -109,7 +189,8 @@ lab_sandbox_child_main (void *arg)
       child_fail (a->fail_fd, &err);
     }
   if (w == 0)
-    workload_main (a);
+    workload_main (a, &bpf);
+  lab_bpf_free (&bpf);
   /* Only the report pipe stays open: the fail pipe's EOF must mean exec. */
   if (syscall (SYS_close_range, 3U, (unsigned) a->report_fd - 1, 0) < 0
       || syscall (SYS_close_range, (unsigned) a->report_fd + 1, ~0U, 0) < 0)
@@ -137,4 +218,3 @@ lab_sandbox_child_main (void *arg)
           kill (w, sig);
     }
 }
-

@@ -9,15 +9,22 @@
 
 #include "ns.h"
 #include "sandbox.h"
+#include "seccomp-bpf.h"
+
+#define LAB_SANDBOX_MAX_CG_FDS 8
 
 struct child_args
 {
   const struct lab_sandbox_spec *spec;
   struct lab_ns_config ns;
-  scmp_filter_ctx filter;
-  int notify;             /* seccomp-log mode: filter is a notify filter */
+  scmp_filter_ctx filter; /* seccomp-log mode only: the notify filter (else the
+                             compiled program comes on go_fd, seccomp-bpf.h) */
+  int notify;             /* seccomp-log mode */
   char *const *envp;
-  int go_fd, fail_fd, report_fd;
+  int go_fd;              /* socket: "g", then a lab_bpf_header and the program */
+  int fail_fd, report_fd;
+  int cg_fds[LAB_SANDBOX_MAX_CG_FDS]; /* written "0" into to join the point's cgroup */
+  int n_cg_fds;
   int proc_fd;            /* the harness's /proc: the workload reads its host pid there */
 };
 

@@ -4,14 +4,18 @@
  *
  * Processes and pipes (the clone's side, init and workload up to exec, is
  * in sandbox-child.c):
- *   harness --clone(new pid/mount/net/ipc/uts ns)--> child = init (pid 1 inside)
+ *   harness --clone(new pid/mount/net/ipc/uts[/user] ns)--> child = init (pid 1 inside)
  *     --fork--> workload (pid 2 inside), which execs the command.
  *   A pid 1 drops the signals it has no handler for that come from its own
  *   namespace (kill -SEGV $$, abort()), so the command is not pid 1: init
  *   forwards SIGTERM/SIGINT/SIGHUP/SIGUSR1/SIGUSR2 to it, reaps orphans and
  *   exits when the workload ends.
- *     `go` pipe     harness -> init: one byte = "you are in your cgroup, go on".
- *                   EOF instead means the harness died: init exits.
+ *     `go` socket   harness -> init: one byte = "go on" (init has moved itself
+ *                   into the point's cgroup through fds the harness opened;
+ *                   the uid/gid maps of a user namespace are written), then
+ *                   the seccomp program (seccomp-bpf.h), compiled here while
+ *                   init sets up its namespaces.  EOF instead means the
+ *                   harness died: init exits.
  *     `fail` pipe   init/workload -> harness, close-on-exec (init closes its
  *                   end after the fork): EOF = exec succeeded; a record
  *                   {errno, message} = a setup step failed.
@@ -32,8 +36,10 @@
  * handler: there is none.  Reaping is wait4 on init (rusage of init and of the
  * descendants it reaped: the workload and its orphans).
  *
- * Seccomp: the filter is built from the profile in the harness (libseccomp
- * allocates; the workload only loads it, as its last step before execve).  A
+ * Seccomp: the filter is built from the profile in the harness, its
+ * includes/excludes `caps` judged against the profile's capability set, and
+ * compiled to BPF here; the workload only loads the program, as its last
+ * step before execve.  A
  * process killed by a seccomp KILL action leaves an audit record (type=1326):
  * the harness reads it from the audit multicast group (netlink, read-only,
  * no rate limit) and, failing that, from /dev/kmsg where the kernel prints
@@ -78,6 +84,8 @@
 #include "sample.h"
 #include "sandbox.h"
 #include "sandbox-child.h"
+#include "seccomp-bpf.h"
+#include "userns.h"
 #include "seccomp-profile.h"
 #include "signals.h"
 #include "utils.h"
@@ -465,7 +473,8 @@ has_cap_sys_resource (void)
 static void
 clamp_rlimits (const struct lab_profile *p, struct lab_rlimit *out, struct lab_sandbox_result *res)
 {
-  int cap = has_cap_sys_resource ();
+  /* In a user namespace the hard limits cannot be raised either. */
+  int cap = has_cap_sys_resource () && !p->sec.user;
   for (int i = 0; i < p->n_rlimits; i++)
     {
       struct rlimit cur;
@@ -482,6 +491,24 @@ clamp_rlimits (const struct lab_profile *p, struct lab_rlimit *out, struct lab_s
     }
 }
 
+/* Compiles the filter (while the clone sets itself up) and hands the
+   program to init on the `go` socket; a header with 0 instructions when
+   there is no filter to enforce. */
+static int
+send_filter (struct run *r, lab_error_t *err)
+{
+  struct lab_bpf b = { { 0, 0 }, NULL };
+  if (r->filter && !r->spec->seccomp_log && lab_seccomp_export (r->filter, &b, err) < 0)
+    return -1;
+  size_t len = b.h.n_insns * sizeof *b.insns;
+  int ok = send (r->go[1], &b.h, sizeof b.h, MSG_NOSIGNAL) == (ssize_t) sizeof b.h
+           && (len == 0 || send (r->go[1], b.insns, len, MSG_NOSIGNAL) == (ssize_t) len);
+  lab_bpf_free (&b);
+  /* Not ok: init is gone; its reason comes on the fail pipe. */
+  (void) ok;
+  return 0;
+}
+
 static int
 start_child (struct run *r, lab_error_t *err)
 {
@@ -492,10 +519,20 @@ start_child (struct run *r, lab_error_t *err)
     .ns = { .clone_flags = p->clone_flags, .hostname = p->hostname ? p->hostname : "lab",
             .rlimits = r->rlimits, .n_rlimits = p->n_rlimits,
             .stdout_fd = spec->stdout_fd, .stderr_fd = spec->stderr_fd,
-            .host_pid_max = read_pid_max () },
-    .filter = r->filter, .notify = spec->seccomp_log,
+            .host_pid_max = read_pid_max (), .sec = &p->sec, .command_dir = NULL },
+    .filter = spec->seccomp_log ? r->filter : NULL, .notify = spec->seccomp_log,
     .envp = spec->envp ? spec->envp : default_env,
   };
+  /* A command under /tmp stays reachable over the private /tmp: its
+     directory is bound read-only at the same path. */
+  char cmd_dir[4096];
+  if ((p->clone_flags & CLONE_NEWNS) && p->sec.tmp_size > 0 && strncmp (spec->argv[0], "/tmp/", 5) == 0)
+    {
+      snprintf (cmd_dir, sizeof cmd_dir, "%s", spec->argv[0]);
+      *strrchr (cmd_dir, '/') = '\0';
+      if (strcmp (cmd_dir, "/tmp") != 0)
+        a.ns.command_dir = cmd_dir;
+    }
   r->proc_fd = open ("/proc", O_PATH | O_DIRECTORY | O_CLOEXEC);
   if (r->proc_fd < 0)
     return lab_error (err, errno, "opening /proc");
@@ -504,9 +541,12 @@ start_child (struct run *r, lab_error_t *err)
     return lab_error (err, errno, "allocating rlimits");
   clamp_rlimits (p, r->rlimits, r->res);
   a.ns.rlimits = r->rlimits;
-  if (pipe2 (r->go, O_CLOEXEC) < 0 || pipe2 (r->fail, O_CLOEXEC) < 0 || pipe2 (r->report, O_CLOEXEC) < 0
-      || fcntl (r->report[0], F_SETFL, O_NONBLOCK) < 0)
+  if (socketpair (AF_UNIX, SOCK_STREAM | SOCK_CLOEXEC, 0, r->go) < 0 || pipe2 (r->fail, O_CLOEXEC) < 0
+      || pipe2 (r->report, O_CLOEXEC) < 0 || fcntl (r->report[0], F_SETFL, O_NONBLOCK) < 0)
     return lab_error (err, errno, "pipe");
+  a.n_cg_fds = lab_cgroup_self_attach_fds (r->cg, a.cg_fds, LAB_SANDBOX_MAX_CG_FDS, err);
+  if (a.n_cg_fds < 0)
+    return -1;
   a.go_fd = r->go[0];
   a.fail_fd = r->fail[1];
   a.report_fd = r->report[1];
@@ -515,15 +555,20 @@ start_child (struct run *r, lab_error_t *err)
   if (r->stack == MAP_FAILED)
     {
       r->stack = NULL;
+      for (int i = 0; i < a.n_cg_fds; i++)
+        close (a.cg_fds[i]);
       return lab_error (err, errno, "allocating the child's stack");
     }
   /* The cgroup namespace is unshared by the child once it is in its cgroup. */
-  int flags = (p->clone_flags & ~CLONE_NEWCGROUP) | SIGCHLD;
+  int flags = (p->clone_flags & ~CLONE_NEWCGROUP) | (p->sec.user ? CLONE_NEWUSER : 0) | SIGCHLD;
   r->pid = clone (lab_sandbox_child_main, (char *) r->stack + CHILD_STACK, flags, &a);
+  int clone_errno = errno;
+  for (int i = 0; i < a.n_cg_fds; i++)
+    close (a.cg_fds[i]);
   if (r->pid < 0)
     {
       r->pid = 0;
-      return lab_error (err, errno, "clone");
+      return lab_error (err, clone_errno, "clone");
     }
   close (take_fd (r->go[0]));
   close (take_fd (r->fail[1]));
@@ -532,11 +577,15 @@ start_child (struct run *r, lab_error_t *err)
   r->pidfd = (int) syscall (SYS_pidfd_open, r->pid, 0);
   if (r->pidfd < 0)
     return lab_error (err, errno, "pidfd_open");
-  if (lab_cgroup_attach (r->cg, r->pid, err) < 0)
+  if (p->sec.user && lab_userns_write_maps (r->pid, err) < 0)
     return -1;
+  /* Init moves itself into the cgroup first (cheaper than moving it from
+     here, see lab_cgroup_self_attach_fds), then waits for this. */
   r->res->wall_s = lab_now ();
-  if (write (r->go[1], "g", 1) != 1)
+  if (send (r->go[1], "g", 1, MSG_NOSIGNAL) != 1)
     return lab_error (err, errno, "releasing the child");
+  if (send_filter (r, err) < 0)
+    return -1;
   close (take_fd (r->go[1]));
   if (spec->seccomp_log)
     return 0; /* the child blocks on its first notification: read the fail pipe later */
@@ -701,7 +750,7 @@ run_point (struct run *r, lab_error_t *err)
       if ((r->filter = notify_filter (err)) == NULL)
         return -1;
     }
-  else if (scmp && lab_seccomp_load (scmp, 1, &r->filter, err) < 0)
+  else if (scmp && lab_seccomp_load_caps (scmp, 1, spec->profile->sec.caps, &r->filter, err) < 0)
     return -1;
   if (lab_cgroup_create (spec->name, &spec->profile->limits, &r->cg, err) < 0)
     return -1;

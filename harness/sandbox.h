@@ -3,12 +3,14 @@
  *
  * lab_sandbox_run() is the whole lifecycle of one point:
  *   1. create the point's cgroup with the profile's limits (cgroup.h);
- *   2. clone a child into new namespaces (pid, mount, net, ipc, uts, cgroup as
- *      the profile says); the child waits on a pipe;
- *   3. the parent attaches the child to the cgroup, then releases it
- *      ("attach before release": the workload is in its cgroup before exec);
- *   4. the child makes / private, remounts /proc, brings `lo` up, sets the
- *      hostname and rlimits, then forks the workload and stays as the
+ *   2. clone a child into new namespaces (pid, mount, net, ipc, uts, cgroup,
+ *      user as the profile says); the child moves itself into the cgroup and
+ *      waits on the `go` socket;
+ *   3. the parent writes the user namespace's maps, releases the child and
+ *      compiles the seccomp filter, which it sends after the release;
+ *   4. the child sets up its mounts (read-only root, /proc, /sys, /tmp, /dev,
+ *      masked paths), brings `lo` up, sets the hostname and rlimits, drops
+ *      its capabilities to the profile's, then forks the workload and stays as the
  *      sandbox's init (pid 1: forwards SIGTERM/SIGINT/SIGHUP/SIGUSR1/SIGUSR2,
  *      reaps orphans, reports the workload's wait status to the parent and
  *      exits when it ends); the workload (pid 2) sets up its fds, loads the

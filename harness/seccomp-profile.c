@@ -669,11 +669,19 @@ parse_profile (struct parse_state *st, struct json_object *root, lab_error_t *er
 int
 lab_seccomp_load (const char *path, int quiet, scmp_filter_ctx *out, lab_error_t *err)
 {
+  return lab_seccomp_load_caps (path, quiet, LAB_SECCOMP_OWN_CAPS, out, err);
+}
+
+int
+lab_seccomp_load_caps (const char *path, int quiet, uint64_t caps, scmp_filter_ctx *out, lab_error_t *err)
+{
   struct json_object *doc = NULL;
   struct parse_state st = { .path = path, .quiet = quiet };
   int ret;
 
   read_host (&st);
+  if (caps != LAB_SECCOMP_OWN_CAPS)
+    st.cap_eff = caps;
   ret = lab_json_parse_file (path, &doc, err);
   if (ret == 0)
     ret = parse_profile (&st, doc, err);
@@ -688,8 +696,9 @@ lab_seccomp_load (const char *path, int quiet, scmp_filter_ctx *out, lab_error_t
     lab_warn ("seccomp profile `%s`: %d syscall name%s unknown to libseccomp here, ignored: %s", path,
               st.n_unknown, st.n_unknown > 1 ? "s" : "", st.unknown);
   if (!quiet && st.caps_used)
-    lab_warn ("seccomp profile `%s`: includes/excludes `caps` evaluated against this process's "
-              "capabilities (CapEff %#lx)", path, (unsigned long) st.cap_eff);
+    lab_warn ("seccomp profile `%s`: includes/excludes `caps` evaluated against %s "
+              "capabilities (%#lx)", path, caps != LAB_SECCOMP_OWN_CAPS ? "the sandbox's" : "this process's",
+              (unsigned long) st.cap_eff);
   *out = st.ctx;
   return 0;
 }

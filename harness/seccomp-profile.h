@@ -17,12 +17,21 @@
 #ifndef LAB_SECCOMP_PROFILE_H
 #define LAB_SECCOMP_PROFILE_H
 
+#include <stdint.h>
+
 #include <seccomp.h>
 
 #include "error.h"
 
-/* Parses `path` into a libseccomp filter (not loaded).  `quiet` suppresses warnings. */
+/* Parses `path` into a libseccomp filter (not loaded).  `quiet` suppresses
+   warnings.  includes/excludes `caps` are judged against this process's
+   effective capabilities. */
 int lab_seccomp_load (const char *path, int quiet, scmp_filter_ctx *out, lab_error_t *err);
+/* The same, judging `caps` against the set `caps` (bit N = capability N): the
+   sandbox's set after its drop, as Docker judges them against the
+   container's.  LAB_SECCOMP_OWN_CAPS = this process's. */
+#define LAB_SECCOMP_OWN_CAPS UINT64_MAX
+int lab_seccomp_load_caps (const char *path, int quiet, uint64_t caps, scmp_filter_ctx *out, lab_error_t *err);
 /* Sets no_new_privs and loads the filter into the calling thread: the last step before exec. */
 int lab_seccomp_apply (scmp_filter_ctx ctx, lab_error_t *err);
 
