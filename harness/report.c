@@ -76,6 +76,9 @@ static const struct
 } headlines[] = {
   { "switch", LAB_M_NS_PER_OP },
   { "memory", LAB_M_CG_PER_TASK },
+  { "udp", LAB_M_OPS_PER_S },
+  { "wakeup", LAB_M_LAT_P50 },
+  { "blocking", LAB_M_LAT_P99 },
 };
 
 enum lab_metric

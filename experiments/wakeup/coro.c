@@ -4,13 +4,17 @@
  * parked), takes t0 and sends; the waiter takes t1 when it runs again and
  * answers on a second channel.  Both are copy-stack coroutines spawned from
  * outside the runtime, which homes them on the workers in turn, so with two
- * or more workers (--threads, default one per CPU) the waiter is woken by
- * another worker; `cross_worker` counts the wake-ups where the waiter ran on
- * another worker thread than the signaler's send, as measured.
+ * or more workers (--threads; default one per CPU the sandbox allows, but at
+ * least 2, since the point is a wake-up from another worker, which then is
+ * another thread even on one CPU) the waiter is woken by another worker;
+ * `cross_worker` counts the wake-ups where the waiter ran on another worker
+ * thread than the signaler's send, as measured; `cpus` says how many CPUs
+ * the workers had.
  */
 #include "wakeup.h"
 
 #include <pthread.h>
+#include <sched.h>
 #include <stdlib.h>
 
 #include "coro.h"
@@ -67,6 +71,10 @@ wakeup_coro (const struct wl_args *a, struct wl_report *r)
                              .backend = a->backend };
   char err[256];
 
+  cpu_set_t cpus;
+  int ncpu = sched_getaffinity (0, sizeof cpus, &cpus) == 0 ? CPU_COUNT (&cpus) : 1;
+  if (cfg.workers == 0)
+    cfg.workers = ncpu < 2 ? 2 : ncpu;
   cfg.guard = coro_guard_parse (wl_opt (a, "guard", "auto"));
   c.lat = calloc ((size_t) a->n, sizeof *c.lat);
   if (c.lat == NULL)
@@ -85,6 +93,7 @@ wakeup_coro (const struct wl_args *a, struct wl_report *r)
   double wall = (double) (wl_now_ns () - t_start) / 1e9;
   wl_report_str (r, "backend", coro_backend_name ());
   wl_report_int (r, "workers", coro_nworkers ());
+  wl_report_int (r, "cpus", ncpu);
   coro_runtime_stop ();
   coro_chan_free (c.ch);
   coro_chan_free (c.ack);
