@@ -56,7 +56,17 @@ LIBS := $(BUILD)/libharness.a $(BUILD)/libwl.a $(BUILD)/libcoro.a
 .PHONY: FORCE all deps run test test-quick asan valgrind test-cgroup2 docker docker-run test-docker fuzz clean
 .SECONDARY:
 
-all: $(BUILD)/bin/lab $(WORKLOADS) $(TESTS) $(BUILD)/bin/buildflags.txt $(if $(filter build,$(BUILD)),lab)
+# Reference peers (harness/peers.c): Go programs under experiments/<exp>/go and
+# Boost.Context's fcontext under experiments/<exp>/fcontext, built only where
+# their toolchain is installed; elsewhere lab list marks them unavailable.
+GO := $(shell command -v go 2>/dev/null)
+CXX_FOUND := $(shell command -v $(CXX) 2>/dev/null)
+HAVE_FCONTEXT := $(wildcard /usr/include/boost/context/detail/fcontext.hpp)
+GO_PEERS := $(patsubst experiments/%/go,$(BUILD)/bin/wl-%-go,$(filter-out experiments/common/go,$(wildcard experiments/*/go)))
+FCONTEXT_PEERS := $(patsubst experiments/%/fcontext,$(BUILD)/bin/wl-%-fcontext,$(wildcard experiments/*/fcontext))
+PEERS := $(if $(GO),$(GO_PEERS)) $(if $(and $(CXX_FOUND),$(HAVE_FCONTEXT)),$(FCONTEXT_PEERS))
+
+all: $(BUILD)/bin/lab $(WORKLOADS) $(PEERS) $(TESTS) $(BUILD)/bin/buildflags.txt $(if $(filter build,$(BUILD)),lab)
 
 # Recorded in every run's meta.json.
 $(BUILD)/bin/buildflags.txt: FORCE
@@ -92,6 +102,17 @@ $(BUILD)/bin/lab: $(BUILD)/obj/harness/main.o $(BUILD)/libharness.a
 $(BUILD)/bin/wl-%: $$(call obj,$$(wildcard experiments/%/*.c)) $(BUILD)/libwl.a $(BUILD)/libcoro.a
 	@mkdir -p $(dir $@)
 	$(CC) -o $@ $^ $(LDLIBS_ALL)
+
+# Go peers: the standard library only (go.mod has no requirements), so no
+# module is ever downloaded (GOPROXY=off); the build cache stays under $(BUILD).
+$(BUILD)/bin/wl-%-go: experiments/%/go/main.go $(wildcard experiments/common/go/*.go) go.mod
+	@mkdir -p $(dir $@)
+	GOCACHE=$(abspath $(BUILD))/gocache GOPROXY=off GOFLAGS= GO111MODULE=on $(GO) build -trimpath -o $@ ./experiments/$*/go
+
+$(BUILD)/bin/wl-%-fcontext: experiments/%/fcontext/main.cpp $(BUILD)/libwl.a
+	@mkdir -p $(dir $@)
+	$(CXX) -std=gnu++17 $(OPT) -g -Wall -Wextra -Werror -Iexperiments/common $(SAN) -o $@ $< $(BUILD)/libwl.a \
+	  $(LDLIBS_ALL) -lboost_context
 
 $(BUILD)/tests/%: $(BUILD)/obj/tests/%.o $(LIBS)
 	@mkdir -p $(dir $@)

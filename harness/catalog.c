@@ -4,15 +4,15 @@
 
 #include <string.h>
 
-static const char *const spawn_variants[] = { "pthread", "coro", NULL };
+static const char *const spawn_variants[] = { "pthread", "coro", "go", NULL };
 static const long spawn_quick[] = { 1000, 10000, 100000, 0 };
 static const long spawn_full[] = { 1000, 10000, 100000, 1000000, 0 };
 
-static const char *const switch_variants[] = { "coro", "pthread", "ucontext", NULL };
+static const char *const switch_variants[] = { "coro", "pthread", "ucontext", "go", "fcontext", NULL };
 static const long switch_quick[] = { 100000, 1000000, 0 };
 static const long switch_full[] = { 1000000, 10000000, 0 };
 
-static const char *const memory_variants[] = { "pthread", "coro", "coro-copystack", NULL };
+static const char *const memory_variants[] = { "pthread", "coro", "coro-copystack", "go", NULL };
 static const long memory_quick[] = { 1000, 10000, 100000, 0 };
 static const long memory_full[] = { 10000, 100000, 1000000, 0 };
 

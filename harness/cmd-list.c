@@ -5,6 +5,7 @@
 
 #include "catalog.h"
 #include "commands.h"
+#include "peers.h"
 
 static void
 print_scale (const char *label, const long *s)
@@ -45,6 +46,12 @@ cmd_list (int argc, char **argv)
       for (int i = 0; e->variants[i]; i++)
         printf (" %s", e->variants[i]);
       printf ("\n");
+      for (int i = 0; e->variants[i]; i++)
+        {
+          char why[256];
+          if (lab_peer_unavailable (e->name, e->variants[i], why, sizeof (why)))
+            printf ("  unavailable: %s\n", why);
+        }
       print_scale ("quick:", e->quick);
       print_scale ("full:", e->full);
     }

@@ -28,6 +28,7 @@
 #include "point.h"
 #include "pressure.h"
 #include "profile.h"
+#include "peers.h"
 #include "results.h"
 #include "run-dir.h"
 #include "sandbox.h"
@@ -553,6 +554,9 @@ run_points (struct run_opts *o, struct profile_cache *pc, struct json_object *po
                   break;
                 }
               const char *skip = stop[v][0] ? stop[v] : NULL;
+              char peer_why[256];
+              if (skip == NULL && lab_peer_unavailable (x->name, pt.variant, peer_why, sizeof (peer_why)))
+                skip = peer_why;
               struct lab_profile point_prof;
               if ((prof = lab_point_profile (&pt, prof, &point_prof, &skip, err)) == NULL)
                 {

@@ -27,6 +27,7 @@
  *   start_lat_p50_ns, _p99_ns         spawn: task created -> first run
  */
 #include "point.h"
+#include "peers.h"
 
 #include <errno.h>
 #include <fcntl.h>
@@ -236,7 +237,7 @@ lab_point_run (const struct lab_point *pt, const struct lab_profile *profile, co
   cleanup_close int outfd = -1, errfd = -1;
   const char *status;
 
-  snprintf (wl, sizeof (wl), "%s/wl-%s", lab_bin_dir (), pt->exp->name);
+  lab_variant_binary (pt->exp->name, pt->variant, wl, sizeof (wl));
   snprintf (nbuf, sizeof (nbuf), "%ld", pt->n);
   if (pt->backend)
     {
