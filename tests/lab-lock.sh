@@ -30,11 +30,11 @@ rows() { tail -n +2 "$1/summary.csv" | wc -l; }
 
 # 1. Two runs with one --out.
 D="$TMP/d"
-"$LAB" run spawn --scale 1000,2000 --out "$D" >"$TMP/a.log" 2>&1 & a=$!
+"$LAB" run spawn --variants pthread,coro --scale 1000,2000 --out "$D" >"$TMP/a.log" 2>&1 & a=$!
 wait_holder "$D" $a || { cat "$TMP/a.log"; fail "the first run never held $D"; }
 kill -STOP $a
 n_before=$(ls "$D/points" | wc -l)
-refused "second --out" $a run spawn --scale 1000,2000 --out "$D"
+refused "second --out" $a run spawn --variants pthread,coro --scale 1000,2000 --out "$D"
 refused "--resume of a directory in use" $a run --resume "$D"
 [ "$(ls "$D/points" | wc -l)" = "$n_before" ] || { kill -CONT $a; fail "a refused run wrote into $D/points"; }
 kill -CONT $a
@@ -45,7 +45,7 @@ wait $a || { cat "$TMP/a.log"; fail "the holder failed after the refusals"; }
 # 2. Two concurrent resumes: an interrupted run (SIGINT after its first point),
 #    resumed twice at once.
 R="$TMP/r"
-"$LAB" run spawn --scale 1000,2000,3000 --out "$R" >"$TMP/r.log" 2>&1 & p=$!
+"$LAB" run spawn --variants pthread,coro --scale 1000,2000,3000 --out "$R" >"$TMP/r.log" 2>&1 & p=$!
 i=0
 while [ ! -s "$R/points/spawn-pthread-n1000-r1.json" ] && [ $i -lt 300 ]; do sleep 0.1; i=$((i + 1)); done
 kill -INT $p; wait $p
@@ -69,8 +69,8 @@ for s in $(seq 0 20); do
   d="$ROOT/results/$(date -u -d @$((now + s)) +%Y%m%dT%H%M%SZ)-spawn"
   mkdir "$d"; echo taken >"$d/marker"
 done
-LAB_ROOT="$ROOT" "$LAB" run spawn --scale 1000 >"$TMP/u1.log" 2>&1 & u1=$!
-LAB_ROOT="$ROOT" "$LAB" run spawn --scale 1000 >"$TMP/u2.log" 2>&1 & u2=$!
+LAB_ROOT="$ROOT" "$LAB" run spawn --variants pthread,coro --scale 1000 >"$TMP/u1.log" 2>&1 & u1=$!
+LAB_ROOT="$ROOT" "$LAB" run spawn --variants pthread,coro --scale 1000 >"$TMP/u2.log" 2>&1 & u2=$!
 wait $u1 || { cat "$TMP/u1.log"; fail "default-named run 1 failed"; }
 wait $u2 || { cat "$TMP/u2.log"; fail "default-named run 2 failed"; }
 d1=$(sed -n 's/^lab: results in //p' "$TMP/u1.log"); d2=$(sed -n 's/^lab: results in //p' "$TMP/u2.log")

@@ -1,5 +1,5 @@
 #!/bin/sh
-# Description: end to end, as a user runs it: `lab run spawn --scale 1000` writes summary.csv
+# Description: end to end, as a user runs it: `lab run spawn --variants pthread,coro --scale 1000` writes summary.csv
 # (exact columns, one ok row per variant), meta.json, one JSON per point, plots and report.md;
 # an interrupted run keeps its finished points and `--resume` completes it without redoing them;
 # no sandbox cgroup (hence no workload process: a cgroup with a process in it
@@ -16,7 +16,7 @@ leftovers() {
   [ -z "$c" ] || fail "cgroups left behind: $c"
 }
 OUT="$T/run1"
-"$LAB" run spawn --scale 1000 --out "$OUT" > "$T/run1.log" 2>&1 &
+"$LAB" run spawn --variants pthread,coro --scale 1000 --out "$OUT" > "$T/run1.log" 2>&1 &
 pid=$!
 wait $pid || { rc=$?; cat "$T/run1.log"; fail "lab run exited $rc"; }
 cat "$T/run1.log"
@@ -42,7 +42,7 @@ leftovers $pid
 
 # Interrupt after the first point finished, then resume.
 OUT2="$T/run2"
-"$LAB" run spawn --scale 1000,2000,3000 --out "$OUT2" > "$T/run2.log" 2>&1 &
+"$LAB" run spawn --variants pthread,coro --scale 1000,2000,3000 --out "$OUT2" > "$T/run2.log" 2>&1 &
 pid=$!
 i=0
 while [ ! -s "$OUT2/points/spawn-pthread-n1000-r1.json" ] && [ $i -lt 300 ]; do sleep 0.1; i=$((i + 1)); done

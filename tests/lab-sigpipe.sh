@@ -25,7 +25,7 @@ for cmd in doctor list; do
 done
 
 OUT="$TMP/run"
-"$LAB" run spawn --scale 1000,2000 --out "$OUT" >&5 2>"$TMP/run.err" & pid=$!
+"$LAB" run spawn --variants pthread,coro --scale 1000,2000 --out "$OUT" >&5 2>"$TMP/run.err" & pid=$!
 wait $pid; rc=$?
 cat "$TMP/run.err"
 [ $rc = 1 ] || fail "lab run into a closed pipe exited $rc, want 1"
@@ -41,7 +41,7 @@ leftovers $pid "resume"
 [ "$(grep -c '^spawn,[a-z]*,[0-9]*,1,ok,' "$OUT/summary.csv")" = 4 ] || fail "resumed summary: $(cat "$OUT/summary.csv")"
 
 # As a user types it: the reader exits after 10 bytes while the run goes on.
-( "$LAB" run spawn --scale 1000,2000 --out "$TMP/head" 2>"$TMP/head.err" & echo $! >"$TMP/head.pid"
+( "$LAB" run spawn --variants pthread,coro --scale 1000,2000 --out "$TMP/head" 2>"$TMP/head.err" & echo $! >"$TMP/head.pid"
   wait $!; echo $? >"$TMP/head.rc" ) | head -c 10 >/dev/null
 rc=$(cat "$TMP/head.rc"); pid=$(cat "$TMP/head.pid")
 echo "lab run | head -c 10: exit $rc"

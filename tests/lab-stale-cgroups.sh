@@ -45,7 +45,7 @@ for cmd in doctor list plot sandbox run; do
   case $cmd in
     plot) "$LAB" plot "$TMP/not-a-run" >/dev/null 2>"$TMP/$cmd.err" ;;
     sandbox) "$LAB" sandbox --json /dev/null -- /bin/true 2>"$TMP/$cmd.err" || fail "lab sandbox failed" ;;
-    run) "$LAB" run spawn --scale 1000 --variants coro --out "$TMP/run" >/dev/null 2>"$TMP/$cmd.err" \
+    run) "$LAB" run spawn --variants pthread,coro --scale 1000 --variants coro --out "$TMP/run" >/dev/null 2>"$TMP/$cmd.err" \
            || { cat "$TMP/$cmd.err"; fail "lab run failed"; } ;;
     *) "$LAB" $cmd >/dev/null 2>"$TMP/$cmd.err" ;;
   esac
