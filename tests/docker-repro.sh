@@ -13,6 +13,10 @@ mkdir -p "$TMP" || exit 1
 fail() { echo "FAIL: $*"; exit 1; }
 [ "$(id -u)" = 0 ] || { echo "SKIP: building and running the image needs root here"; exit 77; }
 sh tools/docker/deps.sh || exit $?
+# One image build at a time on this host (two test runs at once would race
+# on the lab:latest tag and podman's cgroups).
+exec 9>/run/lock/lab-docker-test.lock 2>/dev/null || exec 9>/tmp/lab-docker-test.lock
+flock -w 900 9 || fail "another docker test held /run/lock/lab-docker-test.lock for 15 minutes"
 
 # No engine: a clear message, as a skip.
 out=$(LAB_ENGINE=no-such-engine sh tools/docker/engine.sh) && fail "engine.sh accepted a missing engine"
