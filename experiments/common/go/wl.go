@@ -183,17 +183,100 @@ func (r *Report) Latencies(ns []uint64) {
 	r.Num("lat_mean_ns", sum/float64(n))
 }
 
-// Usage adds the process's own CPU and context switches between two
-// getrusage readings (the measured region), as the C workloads do.
-func (r *Report) Usage(ru0, ru1 *syscall.Rusage) {
-	tv := func(t syscall.Timeval) float64 { return float64(t.Sec) + float64(t.Usec)/1e6 }
-	r.Num("region_cpu_user_s", tv(ru1.Utime)-tv(ru0.Utime))
-	r.Num("region_cpu_sys_s", tv(ru1.Stime)-tv(ru0.Stime))
-	r.Int("region_vol_ctxsw", ru1.Nvcsw-ru0.Nvcsw)
-	r.Int("region_invol_ctxsw", ru1.Nivcsw-ru0.Nivcsw)
+// LatenciesAs reports the same percentiles of another kind of latency:
+// PREFIX_p50_ns ... PREFIX_samples (wl_report_latencies_as).
+func (r *Report) LatenciesAs(prefix string, ns []uint64) {
+	sub := &Report{vals: map[string]interface{}{}}
+	sub.Latencies(ns)
+	for _, k := range sub.keys {
+		r.set(prefix+strings.TrimPrefix(k, "lat"), sub.vals[k])
+	}
+}
+
+// The measured region (wl_region_begin/end): the window wall_s covers, with
+// the process's own CPU and context switches over it, reported as
+// region_wall_s, region_cpu_user_s, region_cpu_sys_s, region_vol_ctxsw,
+// region_invol_ctxsw (summary.csv's cpu and context-switch columns).
+var region struct {
+	ru0, ru1 syscall.Rusage
+	t0, t1   uint64
+	ended    bool
+}
+
+func RegionBegin() {
+	syscall.Getrusage(syscall.RUSAGE_SELF, &region.ru0)
+	region.t0 = NowNs()
+}
+
+// RegionEnd returns the region's seconds.
+func RegionEnd() float64 {
+	region.t1 = NowNs()
+	syscall.Getrusage(syscall.RUSAGE_SELF, &region.ru1)
+	region.ended = true
+	return float64(region.t1-region.t0) / 1e9
+}
+
+func (r *Report) measured() {
+	if region.ended {
+		tv := func(t syscall.Timeval) float64 { return float64(t.Sec) + float64(t.Usec)/1e6 }
+		r.Num("region_wall_s", float64(region.t1-region.t0)/1e9)
+		r.Num("region_cpu_user_s", tv(region.ru1.Utime)-tv(region.ru0.Utime))
+		r.Num("region_cpu_sys_s", tv(region.ru1.Stime)-tv(region.ru0.Stime))
+		r.Int("region_vol_ctxsw", region.ru1.Nvcsw-region.ru0.Nvcsw)
+		r.Int("region_invol_ctxsw", region.ru1.Nivcsw-region.ru0.Nivcsw)
+	}
+	// Since exec: the process's own high-water marks.
+	if hwm := ProcStatusKB("VmHWM"); hwm >= 0 {
+		r.Int("vm_hwm_bytes", hwm*1024)
+	}
+	if peak := ProcStatusKB("VmPeak"); peak >= 0 {
+		r.Int("vm_peak_bytes", peak*1024)
+	}
+}
+
+// Baseline reports rss_baseline_bytes (VmRSS now) and, where the workload
+// can read its own cgroup, cgroup_baseline_bytes (wl_report_baseline): the
+// harness subtracts them for the per-task figures.
+func (r *Report) Baseline() {
+	if rss := ProcStatusKB("VmRSS"); rss >= 0 {
+		r.Int("rss_baseline_bytes", rss*1024)
+	}
+	if cg := ownCgroupMemory(); cg >= 0 {
+		r.Int("cgroup_baseline_bytes", cg)
+	}
+}
+
+// ownCgroupMemory: our cgroup's memory use, where it is visible and ours
+// (its cgroup.procs lists us: true inside the sandbox's cgroup namespace).
+func ownCgroupMemory() int64 {
+	dirs := []string{"/sys/fs/cgroup/memory", "/sys/fs/cgroup"}
+	files := []string{"memory.usage_in_bytes", "memory.current"}
+	me := strconv.Itoa(os.Getpid())
+	for i, d := range dirs {
+		procs, err := os.ReadFile(d + "/cgroup.procs")
+		if err != nil {
+			continue
+		}
+		ours := false
+		for _, l := range strings.Split(string(procs), "\n") {
+			ours = ours || l == me
+		}
+		if !ours {
+			continue
+		}
+		b, err := os.ReadFile(d + "/" + files[i])
+		if err != nil {
+			continue
+		}
+		if v, err := strconv.ParseInt(strings.TrimSpace(string(b)), 10, 64); err == nil {
+			return v
+		}
+	}
+	return -1
 }
 
 func (r *Report) emit(status string, rc int) int {
+	r.measured()
 	r.vals["status"] = status
 	w := bufio.NewWriter(os.Stdout)
 	w.WriteString("@lab-report {")
@@ -259,12 +342,6 @@ var t0 = time.Now()
 // NowNs is monotonic nanoseconds (Go's monotonic clock reading).
 func NowNs() uint64 { return uint64(time.Since(t0).Nanoseconds()) }
 
-// Rusage of the whole process (all threads).
-func Rusage() *syscall.Rusage {
-	var ru syscall.Rusage
-	syscall.Getrusage(syscall.RUSAGE_SELF, &ru)
-	return &ru
-}
 
 // Hold sleeps d seconds (the parked phase the harness samples).
 func Hold(d float64) { time.Sleep(time.Duration(d * 1e9)) }

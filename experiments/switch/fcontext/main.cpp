@@ -38,12 +38,14 @@ switch_fcontext (const struct wl_args *a, struct wl_report *r)
   ctx::fcontext_t f = ctx::make_fcontext (static_cast<char *> (stack) + size, size, partner);
   f = ctx::jump_fcontext (f, nullptr).fctx; /* first entry, outside the timed region */
   struct rusage ru0, ru1;
+  wl_region_begin ();
   getrusage (RUSAGE_SELF, &ru0);
   uint64_t t0 = wl_now_ns ();
   for (long i = 0; i < a->n; i++)
     f = ctx::jump_fcontext (f, nullptr).fctx;
   uint64_t t1 = wl_now_ns ();
   getrusage (RUSAGE_SELF, &ru1);
+  wl_region_end ();
   long switches = 2 * a->n;
   wl_report_switches (r, switches, (double) (t1 - t0) / 1e9, &ru0, &ru1);
   wl_report_num (r, "raw_switch_ns", (double) (t1 - t0) / (double) switches);
