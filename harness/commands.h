@@ -11,6 +11,7 @@ int cmd_doctor (int argc, char **argv);
 int cmd_list (int argc, char **argv);
 int cmd_run (int argc, char **argv);
 int cmd_plot (int argc, char **argv);
+int cmd_compare (int argc, char **argv);
 int cmd_sandbox (int argc, char **argv);
 int cmd_tune (int argc, char **argv);
 

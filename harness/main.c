@@ -26,6 +26,7 @@ static const struct
   { "run", cmd_run, "run experiments, each point in its own sandbox; write results and plots" },
   { "plot", cmd_plot, "re-render the plots and report of a results directory" },
   { "tune", cmd_tune, "show (and, as root, change reversibly) the host settings that cap experiments; swap files" },
+  { "compare", cmd_compare, "compare two runs: B/A of each figure, faster / slower / within noise" },
   { "sandbox", cmd_sandbox, "run any command in a sandbox and print its figures as JSON" },
 };
 

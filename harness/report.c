@@ -90,9 +90,8 @@ lab_report_headline_metric (const char *exp)
   return LAB_M_WALL;
 }
 
-/* One figure with its unit, e.g. "1.42 us", "9.6 KiB", "0.470 s". */
-static void
-figure (char *buf, size_t len, enum lab_metric m, double v)
+void
+lab_report_figure (char *buf, size_t len, enum lab_metric m, double v)
 {
   const char *unit = lab_metrics[m].unit;
   if (v < 0)
@@ -138,9 +137,9 @@ lab_report_headline (FILE *f, const struct lab_agg *agg, int n, const char *exp)
         fprintf (f, "%s ok", g->variant);
       else
         {
-          figure (a, sizeof (a), hm, g->m[hm].med);
-          figure (lo, sizeof (lo), hm, g->m[hm].min);
-          figure (hi, sizeof (hi), hm, g->m[hm].max);
+          lab_report_figure (a, sizeof (a), hm, g->m[hm].med);
+          lab_report_figure (lo, sizeof (lo), hm, g->m[hm].min);
+          lab_report_figure (hi, sizeof (hi), hm, g->m[hm].max);
           fprintf (f, "**%s %s**", g->variant, a);
           if (g->m[hm].n > 1)
             fprintf (f, " (%s-%s)", lo, hi);
@@ -179,14 +178,14 @@ lab_report_table_row (const struct lab_agg *g, char c[LAB_REPORT_NCOLS][64])
     snprintf (c[4], 64, "%.4f s", w->med);
   else
     snprintf (c[4], 64, "-");
-  figure (c[5], 64, LAB_M_RSS_PEAK, g->m[per_task ? LAB_M_RSS_PER_TASK : LAB_M_RSS_PEAK].med);
-  figure (c[6], 64, LAB_M_CG_PEAK, g->m[per_task ? LAB_M_CG_PER_TASK : LAB_M_CG_PEAK].med);
-  figure (c[7], 64, LAB_M_KERNEL, g->m[per_task ? LAB_M_KERNEL_PER_TASK : LAB_M_KERNEL].med);
+  lab_report_figure (c[5], 64, LAB_M_RSS_PEAK, g->m[per_task ? LAB_M_RSS_PER_TASK : LAB_M_RSS_PEAK].med);
+  lab_report_figure (c[6], 64, LAB_M_CG_PEAK, g->m[per_task ? LAB_M_CG_PER_TASK : LAB_M_CG_PEAK].med);
+  lab_report_figure (c[7], 64, LAB_M_KERNEL, g->m[per_task ? LAB_M_KERNEL_PER_TASK : LAB_M_KERNEL].med);
   if (g->ops_per_s > 0)
     snprintf (c[8], 64, "%.4g", g->ops_per_s);
   else
     snprintf (c[8], 64, "-");
-  figure (c[9], 64, LAB_M_LAT_P99, g->p99_ns);
+  lab_report_figure (c[9], 64, LAB_M_LAT_P99, g->p99_ns);
 }
 
 struct json_object *
