@@ -62,7 +62,7 @@ const struct lab_experiment lab_experiments[] = {
     "C10", wakeup_variants, NULL, wakeup_quick, wakeup_full, "containers/default.json", "wake-ups", 600, LAB_PLOT_IO },
   { "blocking", "CPU-bound tasks beside tasks fed through pipes at a fixed rate: scheduling delay and "
                 "CPU progress for threads, coroutines calling read(2), coroutines on io_uring",
-    "C4", blocking_variants, NULL, blocking_quick, blocking_full, "containers/default.json", "wake-ups", 600,
+    "C4", blocking_variants, NULL, blocking_quick, blocking_full, "containers/default.json", "messages", 600,
     LAB_PLOT_IO },
   { NULL, NULL, NULL, NULL, NULL, NULL, NULL, NULL, NULL, 0, 0 },
 };

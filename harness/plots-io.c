@@ -4,11 +4,13 @@
  *   udp-batch       datagrams/s vs batch size: each batched variant's
  *                   batch_sweep (largest ok n, median repeat), sendto as its
  *                   single point at batch 1;
- *   udp-cpu         sender CPU ns per datagram (user + sys, and sys) vs batch;
- *   wakeup-latency  wake-up latency p50/p99/p99.9/max per variant;
+ *   udp-cpu-per-datagram  sender CPU ns per datagram (user + sys, and sys) vs batch;
+ *   wakeup-wake-latency   wake-up latency p50/p99/p99.9/max per variant;
  *   blocking-delay  waiters' delay p50/p99/p99.9/max and the CPU-bound tasks'
  *                   ready-not-running gap p50/p99/max per variant.
- * Data come from the points' workload reports only.
+ * Data come from the points' workload reports only.  Names differ from the
+ * generic plots' (udp-cpu, wakeup-latency, blocking-latency), which plot.c
+ * draws beside these.
  */
 #include <errno.h>
 #include <stdio.h>
@@ -116,7 +118,7 @@ plot_udp (const struct lab_plot_ctx *ctx, lab_error_t *err)
                                body, data, err) < 0)
         return -1;
       if (which == 1
-          && lab_plot_gnuplot (ctx, "cpu", "sender CPU per datagram vs batch size",
+          && lab_plot_gnuplot (ctx, "cpu-per-datagram", "sender CPU per datagram vs batch size",
                                "getrusage of the sender process over each phase, per datagram; on loopback the "
                                "sys part includes the receive path run in the sender's call. Lower is better.",
                                body, data, err) < 0)
@@ -181,7 +183,7 @@ plot_wakeup (const struct lab_plot_ctx *ctx, lab_error_t *err)
   static const struct pct_col cols[] = {
     { "p50", "lat_p50_ns" }, { "p99", "lat_p99_ns" }, { "p99.9", "lat_p999_ns" }, { "max", "lat_max_ns" },
   };
-  return plot_pcts (ctx, vars, cols, 4, "latency", "latency from the signal to the waiter running",
+  return plot_pcts (ctx, vars, cols, 4, "wake-latency", "latency from the signal to the waiter running",
                     "condvar's wake-ups are all missed: its latency is the epoll_wait timeout. Lower is better.",
                     err);
 }
