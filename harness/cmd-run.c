@@ -28,6 +28,7 @@
 #include "point.h"
 #include "pressure.h"
 #include "profile.h"
+#include "progress.h"
 #include "peers.h"
 #include "results.h"
 #include "run-dir.h"
@@ -503,12 +504,32 @@ check_profiles (const struct run_opts *o, struct profile_cache *pc, lab_error_t 
   return 0;
 }
 
+/* How many points the plan has (experiments x n x wanted variants x repeats). */
+static int
+plan_size (const struct run_opts *o)
+{
+  int total = 0;
+  for (int e = 0; e < o->n_exps; e++)
+    {
+      const long *ns = o->n_ns ? o->ns : (o->full ? o->exps[e]->full : o->exps[e]->quick);
+      int count = o->n_ns, nv = 0;
+      if (!o->n_ns)
+        while (ns[count])
+          count++;
+      for (int v = 0; o->exps[e]->variants[v]; v++)
+        nv += want_variant (o, o->exps[e]->variants[v]);
+      total += count * nv * o->repeat;
+    }
+  return total;
+}
+
 static int
 run_points (struct run_opts *o, struct profile_cache *pc, struct json_object *points, int *n_run, int *n_reused,
             lab_error_t *err)
 {
   int ret = 0;
 
+  lab_progress_begin (plan_size (o), 0);
   for (int e = 0; e < o->n_exps && ret == 0; e++)
     {
       const struct lab_experiment *x = o->exps[e];
@@ -539,6 +560,7 @@ run_points (struct run_opts *o, struct profile_cache *pc, struct json_object *po
               if (access (jp, F_OK) == 0 && lab_json_read (jp, &res, NULL) == 0)
                 {
                   (*n_reused)++;
+                  lab_progress_reused ();
                   json_object_array_add (points, res);
                   point_limit (res, stop[v], sizeof (stop[v]));
                   continue;
@@ -563,7 +585,7 @@ run_points (struct run_opts *o, struct profile_cache *pc, struct json_object *po
                   ret = -1;
                   break;
                 }
-              printf ("%-40s ", pt.id);
+              lab_progress_point_start (pt.id);
               if (lab_stdout_check (err) < 0)
                 {
                   ret = -1;
@@ -572,7 +594,7 @@ run_points (struct run_opts *o, struct profile_cache *pc, struct json_object *po
               if (lab_point_run (&pt, prof, o->out, o->timeout_s > 0 ? o->timeout_s : x->timeout_s, skip, &res,
                                  err) < 0)
                 {
-                  printf ("%s\n", lab_signals_caught () ? "interrupted" : "error");
+                  lab_progress_point_abort (lab_signals_caught () ? "interrupted" : "error");
                   ret = -1;
                   break;
                 }
@@ -581,11 +603,8 @@ run_points (struct run_opts *o, struct profile_cache *pc, struct json_object *po
                 json_object_object_get_ex (s, "status", &st);
                 json_object_object_get_ex (s, "wall_s", &w);
                 json_object_object_get_ex (res, "detail", &d);
-                if (w)
-                  printf ("%-8s %10.4f s  %s\n", json_object_get_string (st), json_object_get_double (w),
-                          d ? json_object_get_string (d) : "");
-                else
-                  printf ("%-8s %10s    %s\n", json_object_get_string (st), "-", d ? json_object_get_string (d) : "");
+                lab_progress_point_end (pt.id, json_object_get_string (st), w ? json_object_get_double (w) : -1,
+                                        d ? json_object_get_string (d) : "");
               }
               (*n_run)++;
               point_limit (res, stop[v], sizeof (stop[v]));
@@ -594,6 +613,7 @@ run_points (struct run_opts *o, struct profile_cache *pc, struct json_object *po
                 ret = -1;
             }
     }
+  lab_progress_end ();
   return ret;
 }
 

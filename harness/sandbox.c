@@ -260,6 +260,16 @@ notify_handle (int fd, struct lab_sandbox_result *res, int *seen_exec)
 
 /* ---- sampling -------------------------------------------------------------- */
 
+static void (*observer) (const struct lab_sandbox_live *live, void *arg);
+static void *observer_arg;
+
+void
+lab_sandbox_set_observer (void (*fn) (const struct lab_sandbox_live *live, void *arg), void *arg)
+{
+  observer = fn;
+  observer_arg = arg;
+}
+
 /* The processes of the cgroup but `init` (a copy of the harness: its RSS is
    the harness's, not the workload's). */
 static void
@@ -314,6 +324,11 @@ sample (struct lab_cgroup *cg, pid_t init, pid_t workload, struct lab_sandbox_re
         lab_error_release (&e);
     }
   res->n_samples++;
+  if (observer)
+    {
+      struct lab_sandbox_live live = { lab_now () - t0, s.n > 0 ? s.rss : -1, m };
+      observer (&live, observer_arg);
+    }
 }
 
 /* ---- classification --------------------------------------------------------- */

@@ -81,6 +81,17 @@ struct lab_sandbox_result
   char harness_cpus[128];         /* where the harness (sampler) ran; "" = not moved */
 };
 
+/* What a progress display may show of the running command: called from the
+   wait loop after each sample (every 1..20 ms; throttle in the observer). */
+struct lab_sandbox_live
+{
+  double elapsed_s;     /* since the command was released */
+  int64_t rss_bytes;    /* its processes' RSS now, -1 = unreadable */
+  int64_t cgroup_bytes; /* the cgroup's memory now, -1 = unreadable */
+};
+/* Sets (fn != NULL) or clears the observer of every later lab_sandbox_run. */
+void lab_sandbox_set_observer (void (*fn) (const struct lab_sandbox_live *live, void *arg), void *arg);
+
 int lab_sandbox_run (const struct lab_sandbox_spec *spec, struct lab_sandbox_result *res,
                      lab_error_t *err);
 /* How the point ended, from the wait status of the workload (init's when init
