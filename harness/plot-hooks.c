@@ -7,5 +7,7 @@ const struct lab_plot_hook lab_plot_hooks[] = {
   { "udp", plot_udp },
   { "wakeup", plot_wakeup },
   { "blocking", plot_blocking },
+  { "memory", plot_memory },     /* plots-scale.c: memory over time */
+  { "pressure", plot_pressure }, /* plots-scale.c */
   { NULL, NULL },
 };

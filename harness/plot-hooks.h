@@ -22,6 +22,9 @@ struct lab_plot_hook
 int plot_udp (const struct lab_plot_ctx *ctx, lab_error_t *err);
 int plot_wakeup (const struct lab_plot_ctx *ctx, lab_error_t *err);
 int plot_blocking (const struct lab_plot_ctx *ctx, lab_error_t *err);
+/* plots-scale.c */
+int plot_memory (const struct lab_plot_ctx *ctx, lab_error_t *err);
+int plot_pressure (const struct lab_plot_ctx *ctx, lab_error_t *err);
 
 extern const struct lab_plot_hook lab_plot_hooks[]; /* ends with { NULL, NULL } */
 

@@ -8,6 +8,7 @@
  * run's points.  Also the content helpers report-html.c shares (report.h).
  */
 #include "report.h"
+#include "report-scale.h"
 
 #include <math.h>
 #include <stdio.h>
@@ -60,6 +61,7 @@ lab_report_env (FILE *f, struct json_object *meta)
              lab_report_meta (lim, "kernel.pid_max"), lab_report_meta (lim, "kernel.threads-max"),
              lab_report_meta (lim, "vm.max_map_count"), lab_report_meta (lim, "RLIMIT_NPROC"));
   }
+  lab_report_tune_line (f, meta); /* report-scale.c */
   fprintf (f, "lab revision %s; build: `%s`\n", lab_report_meta (meta, "lab_revision"),
            lab_report_meta (meta, "build_flags"));
   fprintf (f, "command: `");
@@ -287,6 +289,7 @@ lab_report_write (const char *dir, struct json_object *meta, const struct lab_ag
       md_table (f, exps[e], agg, n);
       lab_report_io_section (f, exps[e], agg, n);
       md_plots (f, manifest, exps[e]);
+      lab_report_scale (f, dir, exps[e]); /* memory: kernel part per task; pressure: swap (report-scale.c) */
       for (int i = 0; i < n; i++)
         if (strcmp (agg[i].experiment, exps[e]) == 0 && agg[i].n_ok < agg[i].n_total)
           fprintf (f, "- %s n=%ld: %d of %d runs ended `%s`: %s\n", agg[i].variant, agg[i].n,

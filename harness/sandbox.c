@@ -88,6 +88,7 @@
 #include "userns.h"
 #include "seccomp-profile.h"
 #include "signals.h"
+#include "tune.h"
 #include "utils.h"
 
 #define CHILD_STACK (256 * 1024)
@@ -312,6 +313,7 @@ sample (struct lab_cgroup *cg, pid_t init, pid_t workload, struct lab_sandbox_re
         fprintf (series, ",,,");
       if (m >= 0)
         fprintf (series, "%" PRId64, m);
+      lab_swap_sample_cols (series, cg); /* ,cgroup_swap_bytes,host_swap_used_bytes (tune.h) */
       fputc ('\n', series);
     }
   if (m > res->cg_mem_peak_sampled)
@@ -780,7 +782,7 @@ run_point (struct run *r, lab_error_t *err)
     {
       if ((r->series = fopen (spec->samples_path, "we")) == NULL)
         return lab_error (err, errno, "creating `%s`", spec->samples_path);
-      fprintf (r->series, "t_s,rss_bytes,vss_bytes,swap_bytes,cgroup_mem_bytes\n");
+      fprintf (r->series, "t_s,rss_bytes,vss_bytes,swap_bytes,cgroup_mem_bytes,cgroup_swap_bytes,host_swap_used_bytes\n");
     }
   /* The sampler keeps off the CPUs the workload is pinned to, where any is left. */
   lab_cpuset_pin_harness (spec->profile->limits.cpuset_cpus, &r->pin);

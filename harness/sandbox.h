@@ -50,7 +50,8 @@ struct lab_sandbox_spec
   int sample_ms;          /* /proc sampling period; 0 = 20 ms */
   const char *seccomp_override; /* path; overrides profile->seccomp_path */
   int seccomp_log;        /* record syscalls used (SCMP_ACT_LOG) instead of enforcing */
-  const char *samples_path; /* NULL, or a CSV file for every sample: t_s,rss_bytes,vss_bytes,swap_bytes,cgroup_mem_bytes */
+  const char *samples_path; /* NULL, or a CSV file for every sample: t_s,rss_bytes,vss_bytes,swap_bytes,cgroup_mem_bytes,
+                               cgroup_swap_bytes,host_swap_used_bytes (the last two: lab_swap_sample_cols) */
 };
 
 struct lab_sandbox_result

@@ -22,6 +22,7 @@
 #include <sys/resource.h>
 #include <unistd.h>
 
+#include "cgroup.h"
 #include "hostinfo.h"
 #include "utils.h"
 
@@ -207,4 +208,24 @@ lab_swap_used (void)
 {
   int64_t t = meminfo ("SwapTotal"), f = meminfo ("SwapFree");
   return t >= 0 && f >= 0 ? t - f : -1;
+}
+
+void
+lab_swap_sample_cols (FILE *f, struct lab_cgroup *cg)
+{
+  int64_t total = meminfo ("SwapTotal"), free_ = meminfo ("SwapFree"), cg_swap = 0;
+  if (total > 0)
+    {
+      struct lab_cgroup_stats st;
+      lab_error_t e = NULL;
+      memset (&st, 0, sizeof st);
+      cg_swap = lab_cgroup_read_stats (cg, &st, &e) == 0 ? st.swap_current : -1;
+      lab_error_release (&e);
+    }
+  fputc (',', f);
+  if (cg_swap >= 0 && total >= 0)
+    fprintf (f, "%lld", (long long) cg_swap);
+  fputc (',', f);
+  if (total >= 0 && free_ >= 0)
+    fprintf (f, "%lld", (long long) (total - free_));
 }

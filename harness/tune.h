@@ -18,6 +18,7 @@
 
 #include <json-c/json.h>
 #include <stdint.h>
+#include <stdio.h>
 
 #include "error.h"
 
@@ -78,6 +79,12 @@ int lab_swap_remove (const char *file, lab_error_t *err);
 /* Bytes of swap enabled on the host (SwapTotal) and used (SwapTotal - SwapFree). */
 int64_t lab_swap_total (void);
 int64_t lab_swap_used (void);
+/* For the sandbox's samples CSV: ",CGROUP_SWAP,HOST_SWAP_USED" (bytes): the
+   cgroup's swap now (v2 memory.swap.current; v1 memsw - usage; 0 when the host
+   has no swap, without reading the cgroup) and SwapTotal - SwapFree, the
+   figure /proc/swaps sums.  Empty cells when unreadable. */
+struct lab_cgroup;
+void lab_swap_sample_cols (FILE *f, struct lab_cgroup *cg);
 
 /* For meta.json: {"settings": {name: value}, "applied_by_lab_tune": bool,
    "state_file": path, "changed": {name: {"old","new"}}, "swap_files": [...]}. */

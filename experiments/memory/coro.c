@@ -80,12 +80,14 @@ run (const struct wl_args *a, struct wl_report *r, bool copystack)
                              .stack_size = (size_t) (a->stack_size ? a->stack_size : 4096) };
   double hold = a->duration_s > 0 ? a->duration_s : 1.0;
   flags = copystack ? CORO_COPYSTACK : 0;
+  struct memory_kernel kern;
   cfg.guard = coro_guard_parse (wl_opt (a, "guard", "auto"));
   if (coro_runtime_start (&cfg, err, sizeof err) < 0)
     return wl_report_error (r, err);
   wl_report_num (r, "page_first_touch_ns", wl_first_touch_ns (4096)); /* the floor under spawn_ns_per_task */
   long rss0 = wl_proc_status_kb ("VmRSS");
   wl_report_baseline (r);
+  memory_kernel_begin (&kern);
   coro_dump_on_signal (SIGUSR1); /* kill -USR1 PID: live coroutines and their states on stderr */
   int nw = coro_nworkers ();
   per_root = a->n / nw;
@@ -132,6 +134,7 @@ run (const struct wl_args *a, struct wl_report *r, bool copystack)
   wl_report_int (r, "rss_bytes", rss);
   wl_report_int (r, "vss_bytes", vss);
   wl_report_int (r, "pte_bytes", pte);
+  memory_kernel_report (&kern, r, parked);
   if (parked)
     {
       wl_report_num (r, "bytes_per_task", (double) rss / (double) parked);

@@ -12,6 +12,16 @@
 /* Printed on its own line once every task is parked. */
 #define MEMORY_PARKED_LINE "@lab-parked"
 
+/* Host-wide KernelStack / PageTables (/proc/meminfo) before spawning and
+   once parked: the kernel part's breakdown where the cgroup has none (v1). */
+struct memory_kernel
+{
+  long stack0, pt0; /* kB */
+};
+long memory_meminfo_kb (const char *key);
+void memory_kernel_begin (struct memory_kernel *k);
+void memory_kernel_report (const struct memory_kernel *k, struct wl_report *r, long parked);
+
 int memory_pthread (const struct wl_args *a, struct wl_report *r);
 int memory_coro (const struct wl_args *a, struct wl_report *r);
 int memory_coro_copystack (const struct wl_args *a, struct wl_report *r);

@@ -17,7 +17,8 @@
  *      the coroutine variants report), rss_delta_per_task = (VmRSS now - VmRSS
  *      before creating) / N, vss_bytes, pte_bytes (VmPTE, kernel memory RSS
  *      does not show; the 16 KiB kernel stack per thread is visible only in
- *      the cgroup's memory.stat kernel_stack);
+ *      the cgroup's memory.stat kernel_stack; host_kernel_stack_delta_bytes
+ *      from /proc/meminfo where the cgroup has none, meminfo.c);
  *   4. print `@lab-parked` (flushed) and stay parked for --duration seconds
  *      (default 1) so the harness samples steady state;
  *   5. release (go = 1, FUTEX_WAKE all) and join; release_s is that time.
@@ -74,6 +75,7 @@ memory_pthread (const struct wl_args *a, struct wl_report *r)
   char detail[512], msg[600];
   const char *limit = NULL;
   pthread_attr_t attr;
+  struct memory_kernel kern;
   uint64_t t0, t_parked, t_rel;
 
   if (tids == NULL)
@@ -86,6 +88,7 @@ memory_pthread (const struct wl_args *a, struct wl_report *r)
   wl_report_num (r, "page_first_touch_ns", wl_first_touch_ns (4096)); /* the floor under spawn_ns_per_task */
   rss0 = wl_proc_status_kb ("VmRSS");
   wl_report_baseline (r);
+  memory_kernel_begin (&kern);
 
   wl_region_begin ();
   t0 = wl_now_ns ();
@@ -115,6 +118,7 @@ memory_pthread (const struct wl_args *a, struct wl_report *r)
   wl_report_int (r, "vss_bytes", vss);
   wl_report_int (r, "pte_bytes", pte);
   wl_report_int (r, "threads_seen", wl_proc_status_kb ("Threads"));
+  memory_kernel_report (&kern, r, created);
   if (created)
     {
       wl_report_num (r, "bytes_per_task", (double) rss / (double) created);
