@@ -40,7 +40,7 @@ status=0
 summary=""
 for target in profile seccomp; do
   case $target in
-    profile) extra="harness/profile.c"; seeds=containers ;;
+    profile) extra="harness/profile.c harness/profile-security.c harness/caps.c harness/cpuset.c"; seeds=containers ;;
     seccomp) extra="harness/seccomp-profile.c"; seeds=seccomp ;;
   esac
   bin="$OUT/fuzz-$target"

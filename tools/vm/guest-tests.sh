@@ -13,7 +13,9 @@
 # memory.max, pids.max and cpuset.cpus written; an allocation beyond --memory-max ends as status "oom" with a
 # memory peak; a peak under the limit is measured; pids.max holds a fork loop;
 # seccomp profiles deny (errno) and kill (status "seccomp", syscall named);
-# --timeout kills the command; the workload sees only its own pids; and after
+# --timeout kills the command; the workload sees only its own pids; the
+# default profile's confinement holds (capability sets, /proc/sys read-only,
+# no mknod, read-only root, private /tmp, minimal /dev, user namespace maps); and after
 # every run, whatever its end (ok, oom, seccomp, timeout, a SIGKILLed
 # harness), no lab-* cgroup and no workload process is left.  Last, `lab run`
 # measures real workloads (spawn, memory, seccomp/io_uring) on the v2 backend.
@@ -109,7 +111,8 @@ check doctor-reports-cgroup-v2 $?
 if ! "$LAB" sandbox --help >"$T/sbhelp.out" 2>&1; then
   reason="\`lab sandbox --help\` failed: $(head -n 1 "$T/sbhelp.out")"
   for t in sandbox-true exit-code in-point-cgroup-with-limits memory-oom memory-peak \
-           pids-max seccomp-errno seccomp-kill timeout pid-namespace harness-sigkill \
+           pids-max seccomp-errno seccomp-kill timeout pid-namespace caps-default-profile \
+           escape-printk_ratelimit-denied escape-sysctls-mknod-root-tmp-dev user-namespace harness-sigkill \
            lab-run-spawn-memory-on-v2 lab-run-seccomp-io_uring; do
     skip $t "$reason"
   done
@@ -227,6 +230,53 @@ evidence pidns
 n=$(grep -c '^[0-9][0-9]*$' "$T/pidns.out")
 [ $rc -eq 0 ] && [ "$n" -ge 1 ] && [ "$n" -le 2 ]
 check "pid-namespace (workload sees $n pids; the guest has $(ls /proc | grep -c '^[0-9][0-9]*$'))" $?
+
+# --- confinement (issue 14 §1; tests/sandbox-escape.sh, -caps.sh, -rootfs.sh, -userns.sh on the host)
+sandbox caps -- /bin/grep -E '^(Cap|NoNewPrivs)' /proc/self/status
+evidence caps
+bad=0
+for set in CapBnd CapEff CapPrm CapInh; do
+  grep -q "^$set:[[:space:]]*00000000a00425fb$" "$T/caps.out" || bad=1
+done
+grep -q '^CapAmb:[[:space:]]*0000000000000000$' "$T/caps.out" && grep -q '^NoNewPrivs:[[:space:]]*1$' "$T/caps.out" || bad=1
+[ $rc -eq 0 ] && [ $bad -eq 0 ]
+check "caps-default-profile ($(grep CapEff "$T/caps.out" | tr -d '\t'))" $?
+
+old=$(cat /proc/sys/kernel/printk_ratelimit)
+sandbox printk -- /bin/sh -c "if echo $((old + 1)) > /proc/sys/kernel/printk_ratelimit; then echo ALLOWED; else echo DENIED; fi"
+evidence printk
+now=$(cat /proc/sys/kernel/printk_ratelimit)
+[ "$now" = "$old" ] || echo "$old" >/proc/sys/kernel/printk_ratelimit
+grep -qx DENIED "$T/printk.out" && [ "$now" = "$old" ]
+check "escape-printk_ratelimit-denied (host value $old, after: $now)" $?
+printf '{ "name": "permissive", "capabilities": "all", "readonly_paths": [], "masked_paths": [], "seccomp": null }\n' \
+  >"$T/permissive.json"
+sandbox printkc --profile "$T/permissive.json" -- \
+  /bin/sh -c "if echo $old > /proc/sys/kernel/printk_ratelimit; then echo ALLOWED; else echo DENIED; fi"
+evidence printkc
+grep -qx ALLOWED "$T/printkc.out" && [ "$(cat /proc/sys/kernel/printk_ratelimit)" = "$old" ]
+check escape-printk-control-permissive-profile $?
+
+sandbox escfs -- /bin/sh -c '
+  if (: > /proc/sys/vm/drop_caches) 2>/dev/null; then echo drop_caches=rw; else echo drop_caches=ro; fi
+  if (: > /proc/sys/kernel/core_pattern) 2>/dev/null; then echo core_pattern=rw; else echo core_pattern=ro; fi
+  if mknod /tmp/blk b 7 0 2>/dev/null; then echo mknod=ok; else echo mknod=denied; fi
+  if (: > /lab-vm-escape) 2>/dev/null; then echo root=rw; else echo root=ro; fi
+  echo x > /tmp/lab-vm-escape && echo tmp=written
+  echo "dev=$(ls /dev | sort | tr "\n" " ")"'
+evidence escfs
+[ ! -e /lab-vm-escape ] && [ ! -e /tmp/lab-vm-escape ] &&
+  grep -qx drop_caches=ro "$T/escfs.out" && grep -qx core_pattern=ro "$T/escfs.out" &&
+  grep -qx mknod=denied "$T/escfs.out" && grep -qx root=ro "$T/escfs.out" && grep -qx tmp=written "$T/escfs.out" &&
+  grep -qx 'dev=fd full null ptmx pts random shm stderr stdin stdout tty urandom zero ' "$T/escfs.out"
+check escape-sysctls-mknod-root-tmp-dev $?
+rm -f /lab-vm-escape /tmp/lab-vm-escape
+
+printf '{ "name": "userns", "user": true }\n' >"$T/userns-profile.json"
+sandbox userns --profile "$T/userns-profile.json" -- /bin/cat /proc/self/uid_map
+evidence userns
+[ $rc -eq 0 ] && [ "$(tr -s ' ' <"$T/userns.out" | sed 's/^ //')" = "0 100000 65536" ]
+check "user-namespace ($(tr -s ' ' <"$T/userns.out" | head -n 1))" $?
 
 # SIGKILL the harness: the next lab run must remove what it left, and say so.
 "$LAB" sandbox -- /bin/sleep 30 >"$T/killed.out" 2>&1 &
