@@ -453,6 +453,19 @@ report_emit (struct wl_report *r, const char *status, int rc)
   return rc;
 }
 
+void
+wl_ready (const char *fmt, ...)
+{
+  va_list ap;
+
+  printf ("@lab-ready ");
+  va_start (ap, fmt);
+  vprintf (fmt, ap);
+  va_end (ap);
+  printf ("\n");
+  fflush (stdout);
+}
+
 int
 wl_report_ok (struct wl_report *r)
 {

@@ -122,6 +122,13 @@ double wl_first_touch_ns (size_t pages);
 void wl_report_switches (struct wl_report *r, long switches, double wall_s, const struct rusage *ru0,
                          const struct rusage *ru1);
 
+/* A server workload is ready for its companion (the harness's load
+   generator, harness/companion.h): prints `@lab-ready {json}` on stdout and
+   flushes.  The JSON (printf-formatted) says where to connect, e.g.
+   {"port":8080}; the harness substitutes "{port}" in the companion's
+   command with it. */
+void wl_ready (const char *fmt, ...) __attribute__ ((format (printf, 1, 2)));
+
 /* Monotonic ns. */
 uint64_t wl_now_ns (void);
 

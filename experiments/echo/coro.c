@@ -1,0 +1,148 @@
+/*
+ * coro.c - echo variants `coro-epoll` and `coro-uring`: one coroutine per
+ * connection on our runtime (experiments/runtime/), blocking-style code.
+ *
+ * The runtime starts one worker per server CPU with the backend the variant
+ * names; an acceptor coroutine loops on coro_accept and spawns a handler per
+ * connection that loops coro_read / coro_write (each parks only itself) with
+ * its buffer on its own stack (--stack, default 16 KiB: the 4 KiB buffer
+ * plus libc's frames).  The runtime's io_uring backend issues one-shot
+ * read/write/accept requests per call (no multishot, no provided buffers:
+ * a parked coroutine owns its buffer), which the report says in
+ * `uring_features`.
+ */
+#include <errno.h>
+#include <stdio.h>
+#include <string.h>
+#include <sys/socket.h>
+#include <unistd.h>
+
+#include "coro.h"
+#include "echo.h"
+
+#define CORO_STACK_DEFAULT (16 * 1024)
+
+static struct echo_server *S;
+
+static int
+write_all (int fd, const char *buf, size_t len)
+{
+  while (len > 0)
+    {
+      ssize_t w = coro_write (fd, buf, len);
+      if (w < 0 && errno == EINTR)
+        continue;
+      if (w <= 0)
+        return -1;
+      echo_count (&echo_stats.bytes_out, (uint64_t) w);
+      buf += w;
+      len -= (size_t) w;
+    }
+  return 0;
+}
+
+static void
+handler (void *arg)
+{
+  int fd = (int) (intptr_t) arg;
+  struct echo_proto_state st = { 0 };
+  char buf[ECHO_BUF];
+
+  for (;;)
+    {
+      ssize_t n = coro_read (fd, buf, sizeof buf);
+      if (n <= 0)
+        {
+          if (n < 0 && errno == EINTR)
+            continue;
+          if (n < 0 && errno == ECONNRESET)
+            echo_count (&echo_stats.resets, 1);
+          break;
+        }
+      size_t k = echo_proto_feed (S->proto, &st, buf, (size_t) n), len;
+      int bad = 0;
+      if (S->proto == ECHO_PROTO_ECHO)
+        bad = write_all (fd, buf, k) < 0;
+      else
+        for (; k > 0 && !bad; k -= k < ECHO_HTTP_BATCH ? k : ECHO_HTTP_BATCH)
+          {
+            const char *out = echo_http_responses (k < ECHO_HTTP_BATCH ? k : ECHO_HTTP_BATCH, &len);
+            bad = write_all (fd, out, len) < 0;
+          }
+      if (bad)
+        break;
+    }
+  close (fd);
+  echo_count_open (-1);
+}
+
+static void
+acceptor (void *arg)
+{
+  for (;;)
+    {
+      int fd = coro_accept (S->listen_fd, NULL, NULL, SOCK_CLOEXEC);
+      if (fd < 0)
+        {
+          int e = errno;
+          if (e == EINTR || e == ECONNABORTED)
+            continue;
+          fprintf (stderr, "wl-echo: coro_accept: %s\n", strerror (e));
+          coro_sleep_ns (1000000); /* EMFILE and friends: do not spin */
+          continue;
+        }
+      echo_count_open (1);
+      if (coro_spawn (handler, (void *) (intptr_t) fd) < 0)
+        {
+          close (fd);
+          echo_count_open (-1);
+          echo_count (&echo_stats.refused, 1);
+        }
+    }
+}
+
+int
+echo_coro_start (struct echo_server *srv)
+{
+  char err[256];
+  S = srv;
+  struct coro_config cfg = {
+    .workers = srv->cpus,
+    .stack_size = srv->a->stack_size ? (size_t) srv->a->stack_size : CORO_STACK_DEFAULT,
+    .guard = coro_guard_parse (wl_opt (srv->a, "guard", "auto")),
+    .backend = srv->backend,
+  };
+  if (coro_runtime_start (&cfg, err, sizeof err) < 0)
+    {
+      snprintf (srv->error, sizeof srv->error, "coroutine runtime: %s", err);
+      return -1;
+    }
+  if (strcmp (coro_backend_name (), srv->backend) != 0)
+    {
+      snprintf (srv->error, sizeof srv->error, "coroutine runtime: backend %s asked, %s started", srv->backend,
+                coro_backend_name ());
+      return -1;
+    }
+  if (strcmp (srv->backend, "io_uring") == 0)
+    snprintf (srv->features, sizeof srv->features, "one-shot read,write,accept per call (runtime backend)");
+  if (coro_spawn (acceptor, NULL) < 0)
+    {
+      snprintf (srv->error, sizeof srv->error, "spawning the acceptor: %s", strerror (errno));
+      return -1;
+    }
+  return 0;
+}
+
+void
+echo_coro_report (struct wl_report *r)
+{
+  struct coro_stats st;
+  coro_stats (&st);
+  wl_report_str (r, "backend", coro_backend_name ());
+  wl_report_str (r, "guard", coro_guard_name ());
+  wl_report_int (r, "workers", coro_nworkers ());
+  wl_report_int (r, "stack_size", (int64_t) st.stack_size);
+  wl_report_int (r, "coro_spawned", (int64_t) st.spawned);
+  wl_report_int (r, "coro_switches", (int64_t) st.switches);
+  wl_report_int (r, "arena_bytes", (int64_t) st.arena_bytes);
+}
