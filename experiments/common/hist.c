@@ -199,6 +199,8 @@ hist_write_hgrm (const struct hist *h, FILE *f)
                    1.0 / (1.0 - next / 100));
           double half = pow (2, floor (log (100 / (100 - next)) / log (2)) + 1);
           next += 100.0 / (ticks * half);
+          if (seen == h->total)
+            break; /* the last bucket: one line, then the 100% line */
         }
     }
   if (h->total)
