@@ -4,6 +4,8 @@
 
 #include <string.h>
 
+#include "echo-point.h"
+
 static const char *const spawn_variants[] = { "pthread", "coro", "go", NULL };
 static const long spawn_quick[] = { 1000, 10000, 100000, 0 };
 static const long spawn_full[] = { 1000, 10000, 100000, 1000000, 0 };
@@ -19,6 +21,10 @@ static const long memory_full[] = { 10000, 100000, 1000000, 0 };
 static const char *const pressure_variants[] = { "pthread", "coro", "coro-copystack", NULL };
 static const long pressure_quick[] = { 1000, 4000, 0 };
 static const long pressure_full[] = { 10000, 50000, 0 };
+
+static const char *const echo_variants[] = { "thread", "epoll", "uring", "coro-epoll", "coro-uring", NULL };
+static const long echo_quick[] = { 100, 1000, 0 };
+static const long echo_full[] = { 100, 1000, 5000, 10000, 0 };
 
 static const char *const seccomp_variants[] = { "syscall", "io_uring", "io_uring-restricted", NULL };
 static const char *const seccomp_profiles[] = { "containers/deny-openat.json", "containers/deny-openat.json",
@@ -64,12 +70,36 @@ const struct lab_experiment lab_experiments[] = {
                 "CPU progress for threads, coroutines calling read(2), coroutines on io_uring",
     "C4", blocking_variants, NULL, blocking_quick, blocking_full, "containers/default.json", "messages", 600,
     LAB_PLOT_IO },
+  { "echo", "a server per variant (thread per connection, epoll, io_uring, coroutines on epoll/io_uring) under "
+            "the lab's load generator in a sibling cgroup: capacity (closed loop), latency at a fixed rate (open loop)",
+    "C5, C7, C8", echo_variants, NULL, echo_quick, echo_full, "containers/default.json", "connections", 300,
+    LAB_PLOT_ECHO },
   { NULL, NULL, NULL, NULL, NULL, NULL, NULL, NULL, NULL, 0, 0 },
 };
+
+/* Experiments whose points run a client beside the server (companion.h). */
+static const struct
+{
+  const char *experiment;
+  const struct lab_companion_ops *ops;
+} companions[] = {
+  { "echo", &lab_echo_companion },
+};
+
+const struct lab_companion_ops *
+lab_experiment_companion (const struct lab_experiment *e)
+{
+  for (size_t i = 0; i < sizeof companions / sizeof companions[0]; i++)
+    if (strcmp (companions[i].experiment, e->name) == 0)
+      return companions[i].ops;
+  return NULL;
+}
 
 static const char *const guard_values[] = { "auto", "none", "mprotect", NULL };
 static const char *const join_values[] = { "reaper", "after", NULL };
 static const char *const pin_values[] = { "same", "split", "none", NULL };
+static const char *const proto_values[] = { "echo", "http", NULL };
+static const char *const client_values[] = { "loadgen", "wrk", NULL };
 
 const struct lab_wl_opt lab_wl_opts[] = {
   { "guard", guard_values, "coroutine stack guards: auto (MADV_GUARD_INSTALL where available), none, mprotect", 0, 0 },
@@ -86,7 +116,15 @@ const struct lab_wl_opt lab_wl_opts[] = {
   { "timeout_ms", NULL, "wakeup: the threads' epoll_wait timeout in ms (default 1)", 1, 10000 },
   { "cpu_tasks", NULL, "blocking: CPU-bound tasks (default 2)", 0, 4096 },
   { "waiters", NULL, "blocking: tasks waiting on pipes (default 4)", 1, 4096 },
-  { "rate", NULL, "blocking: messages per second into the pipes, all together (default 2000)", 1, 1000000 },
+  { "rate", NULL, "blocking: messages per second into the pipes, all together (default 2000); echo: open-loop "
+                  "requests/s, the same for every variant (default: half the slowest capacity)", 1, 100000000 },
+  { "proto", proto_values, "echo: echo (bytes back) or http (a minimal HTTP/1.1 keep-alive answer)", 0, 0 },
+  { "client", client_values, "echo: closed-loop phase by our loadgen, or wrk (proto=http), then loadgen", 0, 0 },
+  { "server_cpus", NULL, "echo: the server's cpuset (default 0)", 0, 0 },
+  { "client_cpus", NULL, "echo: the load generator's cpuset (default 1)", 0, 0 },
+  { "phase_s", NULL, "echo: seconds of the closed-loop and of the open-loop phase (default 2)", 0, 0 },
+  { "warmup_s", NULL, "echo: seconds of warm-up before the closed loop (default 1)", 0, 0 },
+  { "port", NULL, "echo: the server's port in its network namespace (default 8080)", 1, 65535 },
   { NULL, NULL, NULL, 0, 0 },
 };
 

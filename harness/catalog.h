@@ -8,6 +8,8 @@
 
 #include <stddef.h>
 
+struct lab_companion_ops;
+
 #define LAB_MAX_SCALE 100000000L /* more tasks than this is an impossible scale */
 
 struct lab_experiment
@@ -35,6 +37,7 @@ enum
   LAB_PLOT_MEM_PER_TASK = 4, /* peak memory / n vs n */
   LAB_PLOT_NS_PER_OP = 8,
   LAB_PLOT_IO = 16,          /* udp, wakeup, blocking: only their own plots (plots-io.c) and the generic ones */
+  LAB_PLOT_ECHO = 32,        /* latency percentile distribution, throughput vs connections (plot-echo.c) */
 };
 
 /* Workload options `lab run --opt KEY=VALUE` accepts, with their values
@@ -52,6 +55,8 @@ const struct lab_wl_opt *lab_wl_opt_find (const char *key);
 extern const struct lab_experiment lab_experiments[];
 const struct lab_experiment *lab_experiment_find (const char *name);
 size_t lab_experiment_count (void);
+/* The client run beside each point of `e` (companion.h), or NULL. */
+const struct lab_companion_ops *lab_experiment_companion (const struct lab_experiment *e);
 /* Index of `variant` in e->variants, or -1. */
 int lab_experiment_variant (const struct lab_experiment *e, const char *variant);
 

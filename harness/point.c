@@ -25,6 +25,9 @@
  *   rss_baseline_bytes,               the workload's baseline before its tasks
  *   cgroup_baseline_bytes             (per-task figures subtract it)
  *   start_lat_p50_ns, _p99_ns         spawn: task created -> first run
+ * A point with a client (companion.h, e.g. echo) takes ops, ops_per_s and
+ * lat_* from the client's figures (its load generator's report) instead:
+ * the server measures neither; every other column stays the server's.
  */
 #include "point.h"
 #include "peers.h"
@@ -36,6 +39,7 @@
 #include <time.h>
 
 #include "commands.h"
+#include "companion.h"
 #include "results.h"
 #include "sandbox.h"
 #include "utils.h"
@@ -157,9 +161,11 @@ kernel_mem (const struct lab_cgroup_stats *st)
          + (st->slab > 0 ? st->slab : 0);
 }
 
-struct json_object *
-lab_point_make_summary (const struct lab_point *pt, const char *status, const struct lab_sandbox_result *res,
-                        struct json_object *report)
+/* `figs`: where ops, ops_per_s and the latencies come from (the workload's
+   report, or, for a point with a client, the client's figures). */
+static struct json_object *
+make_summary (const struct lab_point *pt, const char *status, const struct lab_sandbox_result *res,
+              struct json_object *report, struct json_object *figs)
 {
   struct json_object *row = json_object_new_object ();
   int64_t kernel = -1;
@@ -197,8 +203,15 @@ lab_point_make_summary (const struct lab_point *pt, const char *status, const st
                                                      "cgroup_baseline_bytes", "start_lat_p50_ns",
                                                      "start_lat_p99_ns", NULL };
        *k; k++)
-    copy_key (row, report, *k);
+    copy_key (row, figs, *k);
   return row;
+}
+
+struct json_object *
+lab_point_make_summary (const struct lab_point *pt, const char *status, const struct lab_sandbox_result *res,
+                        struct json_object *report)
+{
+  return make_summary (pt, status, res, report, report);
 }
 
 static int
@@ -233,7 +246,12 @@ lab_point_run (const struct lab_point *pt, const struct lab_profile *profile, co
   int argc = 5;
   struct lab_sandbox_spec spec = { 0 };
   struct lab_sandbox_result res;
-  struct json_object *o, *report = NULL, *cmd;
+  struct json_object *o, *report = NULL, *cmd, *figs = NULL;
+  const struct lab_companion_ops *cops = lab_experiment_companion (pt->exp);
+  struct lab_companion comp;
+  struct lab_companion_spec cspec;
+  struct lab_profile server_prof;
+  const char *server_cpus = NULL;
   cleanup_close int outfd = -1, errfd = -1;
   const char *status;
 
@@ -272,7 +290,7 @@ lab_point_run (const struct lab_point *pt, const struct lab_profile *profile, co
     {
       json_object_object_add (o, "status", json_object_new_string (lab_status_name (LAB_ST_SKIPPED)));
       json_object_object_add (o, "detail", json_object_new_string (skip_reason));
-      json_object_object_add (o, "summary", lab_point_make_summary (pt, lab_status_name (LAB_ST_SKIPPED), NULL, NULL));
+      json_object_object_add (o, "summary", make_summary (pt, lab_status_name (LAB_ST_SKIPPED), NULL, NULL, NULL));
       goto write;
     }
   if (access (wl, X_OK) < 0)
@@ -294,19 +312,49 @@ lab_point_run (const struct lab_point *pt, const struct lab_profile *profile, co
   spec.timeout_s = timeout_s;
   snprintf (samplesp, sizeof (samplesp), "%s/points/%s.samples.csv", dir, pt->id);
   spec.samples_path = samplesp;
-  if (lab_sandbox_run (&spec, &res, err) < 0)
+  if (cops)
+    {
+      /* A client beside the server (companion.h): planned, then stepped
+         from the sandbox's wait loop, finished on every path. */
+      memset (&cspec, 0, sizeof cspec);
+      if (cops->plan (pt, dir, profile, timeout_s, &cspec, &server_cpus, err) < 0)
+        {
+          lab_error_prepend (err, "point `%s`", pt->id);
+          goto fail;
+        }
+      cspec.ready_path = outp;
+      lab_companion_init (&comp, &cspec);
+      spec.companion = &comp;
+      if (server_cpus)
+        {
+          server_prof = *profile;
+          server_prof.limits.cpuset_cpus = (char *) server_cpus;
+          spec.profile = &server_prof;
+        }
+    }
+  int rc = lab_sandbox_run (&spec, &res, err);
+  if (cops)
+    lab_companion_finish (&comp);
+  if (rc < 0)
     {
       lab_error_prepend (err, "point `%s`", pt->id);
       goto fail;
     }
   report = lab_point_read_report (outp);
   status = lab_point_decide_status (&res, report, detail, sizeof (detail));
+  if (cops)
+    {
+      figs = cops->judge (&comp, pt, dir, &status, detail, sizeof (detail));
+      json_object_object_add (o, "client", lab_companion_to_json (&comp));
+      json_object_object_add (o, "client_figures", figs);
+      json_object_put (comp.ready);
+    }
   json_object_object_add (o, "status", json_object_new_string (status));
   json_object_object_add (o, "detail", json_object_new_string (detail));
-  json_object_object_add (o, "summary", lab_point_make_summary (pt, status, &res, report));
+  json_object_object_add (o, "summary", make_summary (pt, status, &res, report, cops ? figs : report));
   json_object_object_add (o, "workload", report ? report : NULL);
   json_object_object_add (o, "sandbox", lab_sandbox_result_to_json (&spec, &res));
-  json_object_object_add (o, "profile", lab_profile_to_json (profile));
+  json_object_object_add (o, "profile", lab_profile_to_json (spec.profile));
 write:
   utc_now (finished, sizeof (finished));
   json_object_object_add (o, "finished_at", json_object_new_string (finished));

@@ -33,6 +33,7 @@
 #include <sys/types.h>
 
 #include "cgroup.h"
+#include "companion.h"
 #include "error.h"
 #include "profile.h"
 #include "status.h" /* enum lab_status, lab_status_name() */
@@ -52,6 +53,7 @@ struct lab_sandbox_spec
   int seccomp_log;        /* record syscalls used (SCMP_ACT_LOG) instead of enforcing */
   const char *samples_path; /* NULL, or a CSV file for every sample: t_s,rss_bytes,vss_bytes,swap_bytes,cgroup_mem_bytes,
                                cgroup_swap_bytes,host_swap_used_bytes (the last two: lab_swap_sample_cols) */
+  struct lab_companion *companion; /* stepped from the wait loop (companion.h); NULL = none */
 };
 
 struct lab_sandbox_result
