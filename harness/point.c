@@ -199,11 +199,13 @@ make_summary (const struct lab_point *pt, const char *status, const struct lab_s
   add_num (row, "vol_ctxsw", report_i64 (report, "region_vol_ctxsw"));
   add_num (row, "invol_ctxsw", report_i64 (report, "region_invol_ctxsw"));
   for (const char *const *k = (const char *const[]){ "ops", "ops_per_s", "lat_p50_ns", "lat_p99_ns",
-                                                     "lat_p999_ns", "lat_max_ns", "rss_baseline_bytes",
-                                                     "cgroup_baseline_bytes", "start_lat_p50_ns",
-                                                     "start_lat_p99_ns", NULL };
+                                                     "lat_p999_ns", "lat_max_ns", NULL };
        *k; k++)
     copy_key (row, figs, *k);
+  for (const char *const *k = (const char *const[]){ "rss_baseline_bytes", "cgroup_baseline_bytes",
+                                                     "start_lat_p50_ns", "start_lat_p99_ns", NULL };
+       *k; k++)
+    copy_key (row, report, *k);
   return row;
 }
 

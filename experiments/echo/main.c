@@ -147,12 +147,12 @@ serve (const struct wl_args *a, struct wl_report *r, int (*start) (struct echo_s
         return wl_report_limit (r, srv.limit, srv.limit_detail);
       return wl_report_error (r, srv.error[0] ? srv.error : "the variant failed to start");
     }
-  uint64_t t0 = wl_now_ns ();
+  wl_report_baseline (r); /* before any connection: per-connection figures subtract it */
+  wl_region_begin ();     /* the measured region: from ready to SIGTERM */
   wl_ready ("{\"port\":%d,\"proto\":\"%s\"}", srv.port, proto);
   int sig = 0;
   sigwait (&stop, &sig);
-  double wall = (double) (wl_now_ns () - t0) / 1e9;
-  wl_report_num (r, "wall_s", wall);
+  wl_report_num (r, "wall_s", wl_region_end ());
   wl_report_str (r, "stopped_by", sig == SIGTERM ? "SIGTERM" : "SIGINT");
   wl_report_int (r, "accepted", (int64_t) __atomic_load_n (&echo_stats.accepted, __ATOMIC_RELAXED));
   wl_report_int (r, "closed", (int64_t) __atomic_load_n (&echo_stats.closed, __ATOMIC_RELAXED));
