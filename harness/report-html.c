@@ -188,15 +188,28 @@ claims_section (FILE *f, const struct lab_agg *agg, int n)
          f);
 }
 
-static void
-legend (FILE *f, const char *const *vs, int nv)
+static int
+has_plots (struct json_object *manifest, const char *exp)
 {
-  fputs ("<p>Variants keep one colour and marker in every plot: ", f);
-  for (int v = 0; v < nv; v++)
+  for (size_t i = 0; i < json_object_array_length (manifest); i++)
+    if (strcmp (lab_report_meta (json_object_array_get_idx (manifest, i), "experiment"), exp) == 0)
+      return 1;
+  return 0;
+}
+
+/* The colours of `exp`'s variants, as plot.c gives them (from the run's variant order). */
+static void
+legend (FILE *f, const char *const *vs, int nv, const struct lab_agg *agg, int n, const char *exp)
+{
+  const char *ev[64];
+  int ne = lab_agg_variants (agg, n, exp, ev, 64);
+
+  fputs ("<p>Each variant keeps its colour and marker in every plot of this run: ", f);
+  for (int v = 0; v < ne; v++)
     {
-      fprintf (f, "<span class=\"sw\" style=\"background:%s\"></span>", lab_plot_colour (vs, nv, vs[v]));
-      text (f, vs[v]);
-      fputs (v + 1 < nv ? ", " : ".</p>\n", f);
+      fprintf (f, "<span class=\"sw\" style=\"background:%s\"></span>", lab_plot_colour (vs, nv, ev[v]));
+      text (f, ev[v]);
+      fputs (v + 1 < ne ? ", " : ".</p>\n", f);
     }
 }
 
@@ -372,7 +385,8 @@ lab_report_html_write (const char *dir, struct json_object *meta, const struct l
           fputs ("</p>\n", f);
         }
       table_section (f, exps[e], agg, n);
-      legend (f, vs, nv);
+      if (has_plots (manifest, exps[e]))
+        legend (f, vs, nv, agg, n, exps[e]);
       plots_section (f, manifest, exps[e]);
       raw_section (f, dir, exps[e]);
     }
