@@ -297,6 +297,84 @@ plot_spec (const struct lab_plot_ctx *ctx, const struct spec *s, const char **vs
   return ret;
 }
 
+/* Latency percentiles at each variant's largest ok n with latencies: x is
+   1 / (1 - percentile) on a log axis (p50 at 2, p99 at 100, p99.9 at 1000,
+   max drawn at 10000), as HdrHistogram plots them; data in
+   plots/<exp>-<variant>-percentiles.dat. */
+static int
+plot_percentiles (const struct lab_plot_ctx *ctx, const char **vs, int nv, lab_error_t *err)
+{
+  static const struct
+  {
+    enum lab_metric m;
+    double x;
+    const char *label;
+  } pct[] = { { LAB_M_LAT_P50, 2, "p50" }, { LAB_M_LAT_P99, 100, "p99" }, { LAB_M_LAT_P999, 1000, "p99.9" },
+              { LAB_M_LAT_MAX, 10000, "max" } };
+  static char names[16][256];
+  const char *data[17];
+  char *body = NULL;
+  size_t len = 0;
+  int nd = 0, ret;
+  FILE *f;
+
+  for (int v = 0; v < nv && nd < 16; v++)
+    {
+      const struct lab_agg *best = NULL;
+      char path[4096];
+      FILE *d;
+      for (int a = 0; a < ctx->n_agg; a++)
+        if (is_exp (&ctx->agg[a], ctx->exp) && strcmp (ctx->agg[a].variant, vs[v]) == 0
+            && ctx->agg[a].m[LAB_M_LAT_P50].n > 0 && (!best || ctx->agg[a].n > best->n))
+          best = &ctx->agg[a];
+      if (!best)
+        continue;
+      snprintf (names[nd], sizeof (names[nd]), "%s-%s-percentiles.dat", ctx->exp, vs[v]);
+      snprintf (path, sizeof (path), "%s/plots/%s", ctx->dir, names[nd]);
+      if ((d = fopen (path, "we")) == NULL)
+        return lab_error (err, errno, "writing `%s`", path);
+      fprintf (d, "# %s %s at n=%ld: x = 1/(1-percentile), latency median min max (ns) over the ok repeats\n",
+               ctx->exp, vs[v], best->n);
+      for (size_t i = 0; i < ARRAY_SIZE (pct); i++)
+        {
+          fprintf (d, "%g %s", pct[i].x, pct[i].label);
+          dat_value (d, best->m[pct[i].m].med);
+          dat_value (d, best->m[pct[i].m].min);
+          dat_value (d, best->m[pct[i].m].max);
+          fputc ('\n', d);
+        }
+      if (fclose (d) != 0)
+        return lab_error (err, errno, "writing `%s`", path);
+      data[nd] = names[nd];
+      nd++;
+    }
+  if (nd == 0)
+    return 0;
+  data[nd] = NULL;
+  f = open_memstream (&body, &len);
+  fprintf (f, "set xlabel 'percentile (log scale of 1/(1-p))'\nset ylabel 'latency (us), log scale'\n"
+              "set logscale xy\nset format y '%%g'\nset xrange [1.4:14000]\n"
+              "set xtics ('p50' 2, 'p90' 10, 'p99' 100, 'p99.9' 1000, 'max' 10000)\nplot ");
+  for (int i = 0; i < nd; i++)
+    {
+      const char *variant = data[i] + strlen (ctx->exp) + 1;
+      int vl = (int) (strlen (variant) - strlen ("-percentiles.dat"));
+      char vname[128];
+      snprintf (vname, sizeof (vname), "%.*s", vl, variant);
+      fprintf (f, "%s'%s' using 1:($3/1000):($4/1000):($5/1000) with yerrorlines%s title '%s'", i ? ", \\\n     " : "",
+               data[i], lab_plot_style (ctx, vname), vname);
+    }
+  fprintf (f, "\n");
+  fclose (f);
+  ret = lab_plot_gnuplot (ctx, "percentiles", "latency percentiles at the largest n",
+                          "Latency at p50, p99, p99.9 and the maximum, at each variant's largest n that has "
+                          "latencies; the x axis stretches the tail (1/(1-p)), so a flat line means no tail and a "
+                          "line that climbs to the right is a tail of slow operations.",
+                          body, data, err);
+  free (body);
+  return ret;
+}
+
 int
 lab_plot_experiment (const struct lab_plot_ctx *ctx, lab_error_t *err)
 {
@@ -329,6 +407,8 @@ lab_plot_experiment (const struct lab_plot_ctx *ctx, lab_error_t *err)
   for (size_t s = 0; s < ARRAY_SIZE (specs); s++)
     if ((specs[s].when == 0 || (plots & specs[s].when)) && plot_spec (ctx, &specs[s], vs, nv, min_n, max_n, err) < 0)
       return -1;
+  if (plot_percentiles (ctx, vs, nv, err) < 0)
+    return -1;
   for (const struct lab_plot_hook *h = lab_plot_hooks; h->experiment; h++)
     if (strcmp (h->experiment, ctx->exp) == 0 && h->plot (ctx, err) < 0)
       return -1;
