@@ -17,8 +17,8 @@ cmd_plot (int argc, char **argv)
     {
       if (c == 'h')
         {
-          printf ("usage: lab plot DIR\n\nRe-renders DIR/plots/*.png (gnuplot; scripts and data beside them) and\n"
-                  "DIR/report.md from the points recorded in DIR.\n");
+          printf ("usage: lab plot DIR\n\nRe-renders DIR/plots/ (PNG and SVG; gnuplot scripts and data beside them),\n"
+                  "DIR/report.md and DIR/report.html from the points recorded in DIR.\n");
           return 0;
         }
       return 2;
@@ -30,6 +30,7 @@ cmd_plot (int argc, char **argv)
     }
   if (lab_plot_render (argv[optind], &err) < 0)
     return lab_error_report (&err);
-  printf ("lab: plots in %s/plots/, report %s/report.md\n", argv[optind], argv[optind]);
+  printf ("lab: plots in %s/plots/, report %s/report.md and %s/report.html\n", argv[optind], argv[optind],
+          argv[optind]);
   return 0;
 }

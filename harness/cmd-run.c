@@ -730,6 +730,7 @@ cmd_run (int argc, char **argv)
                n_run + n_reused, o.out, o.out);
       return sig ? 128 + sig : ret;
     }
-  printf ("lab: summary  %s/summary.csv\nlab: report   %s/report.md\nlab: plots    %s/plots/\n", o.out, o.out, o.out);
+  printf ("lab: summary  %s/summary.csv\nlab: report   %s/report.md\nlab: report   %s/report.html\n"
+          "lab: plots    %s/plots/\n", o.out, o.out, o.out, o.out);
   return 0;
 }
