@@ -33,6 +33,8 @@
 #include "results.h"
 #include "run-dir.h"
 #include "sandbox.h"
+#include "seccomp-bpf.h"
+#include "seccomp-cache.h"
 #include "seccomp-profile.h"
 #include "signals.h"
 #include "size.h"
@@ -491,15 +493,13 @@ check_profiles (const struct run_opts *o, struct profile_cache *pc, lab_error_t 
     for (int v = 0; o->exps[e]->variants[v]; v++)
       {
         const struct lab_profile *p;
-        scmp_filter_ctx ctx = NULL;
         if (!want_variant (o, o->exps[e]->variants[v]))
           continue;
         if ((p = get_profile (pc, profile_path (o, o->exps[e], v), err)) == NULL)
           return -1;
-        if (p->seccomp_path && lab_seccomp_load_caps (p->seccomp_path, 0, p->sec.caps, &ctx, err) < 0)
+        /* Parsed once here with warnings; the points reuse it (seccomp-bpf.h). */
+        if (p->seccomp_path && lab_seccomp_cached (p->seccomp_path, p->sec.caps, 0, err) == NULL)
           return lab_error_prepend (err, "profile `%s`", p->path);
-        if (ctx)
-          seccomp_release (ctx);
       }
   return 0;
 }

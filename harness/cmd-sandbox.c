@@ -15,6 +15,8 @@
 #include "commands.h"
 #include "profile.h"
 #include "sandbox.h"
+#include "seccomp-bpf.h"
+#include "seccomp-cache.h"
 #include "seccomp-profile.h"
 #include "signals.h"
 #include "utils.h"
@@ -216,19 +218,17 @@ cmd_sandbox (int argc, char **argv)
       lab_profile_free (&prof);
       return rc;
     }
-  /* Compile the filter once here, not quietly: the user sees which syscall
-     names are unknown on this architecture before the command runs. */
+  /* Parse the filter once here, not quietly: the user sees which syscall
+     names are unknown on this architecture before the command runs (the
+     sandbox reuses it, seccomp-bpf.h). */
   {
     const char *sc = o.seccomp ? o.seccomp : prof.seccomp_path;
-    scmp_filter_ctx ctx = NULL;
-    if (sc && !o.seccomp_log && lab_seccomp_load_caps (sc, 0, prof.sec.caps, &ctx, &err) < 0)
+    if (sc && !o.seccomp_log && lab_seccomp_cached (sc, prof.sec.caps, 0, &err) == NULL)
       {
         rc = lab_error_report (&err);
         lab_profile_free (&prof);
         return rc;
       }
-    if (ctx)
-      seccomp_release (ctx);
   }
   char **cargv = calloc ((size_t) (argc - first + 1), sizeof *cargv);
   cargv[0] = cmd;

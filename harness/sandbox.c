@@ -85,6 +85,7 @@
 #include "sandbox.h"
 #include "sandbox-child.h"
 #include "seccomp-bpf.h"
+#include "seccomp-cache.h"
 #include "userns.h"
 #include "seccomp-profile.h"
 #include "signals.h"
@@ -412,7 +413,8 @@ struct run
   const struct lab_sandbox_spec *spec;
   struct lab_sandbox_result *res;
   struct lab_cgroup *cg;
-  scmp_filter_ctx filter;
+  scmp_filter_ctx filter;  /* --seccomp-log: the notify filter */
+  struct lab_seccomp_entry *scmp; /* the enforced filter (cached, not ours to free) */
   pid_t pid;              /* the sandbox's init (pid 1 inside) */
   pid_t wpid;             /* the workload (pid 2 inside), from the report pipe; 0 = not yet */
   int wstatus, have_wstatus; /* the workload's wait status, as init reported it */
@@ -514,13 +516,13 @@ clamp_rlimits (const struct lab_profile *p, struct lab_rlimit *out, struct lab_s
 static int
 send_filter (struct run *r, lab_error_t *err)
 {
-  struct lab_bpf b = { { 0, 0 }, NULL };
-  if (r->filter && !r->spec->seccomp_log && lab_seccomp_export (r->filter, &b, err) < 0)
+  static const struct lab_bpf none = { { 0, 0 }, NULL };
+  const struct lab_bpf *b = &none;
+  if (r->scmp && (b = lab_seccomp_entry_bpf (r->scmp, err)) == NULL)
     return -1;
-  size_t len = b.h.n_insns * sizeof *b.insns;
-  int ok = send (r->go[1], &b.h, sizeof b.h, MSG_NOSIGNAL) == (ssize_t) sizeof b.h
-           && (len == 0 || send (r->go[1], b.insns, len, MSG_NOSIGNAL) == (ssize_t) len);
-  lab_bpf_free (&b);
+  size_t len = b->h.n_insns * sizeof *b->insns;
+  int ok = send (r->go[1], &b->h, sizeof b->h, MSG_NOSIGNAL) == (ssize_t) sizeof b->h
+           && (len == 0 || send (r->go[1], b->insns, len, MSG_NOSIGNAL) == (ssize_t) len);
   /* Not ok: init is gone; its reason comes on the fail pipe. */
   (void) ok;
   return 0;
@@ -769,13 +771,13 @@ run_point (struct run *r, lab_error_t *err)
       if ((r->filter = notify_filter (err)) == NULL)
         return -1;
     }
-  else if (scmp && lab_seccomp_load_caps (scmp, 1, spec->profile->sec.caps, &r->filter, err) < 0)
+  else if (scmp && (r->scmp = lab_seccomp_cached (scmp, spec->profile->sec.caps, 1, err)) == NULL)
     return -1;
   if (lab_cgroup_create (spec->name, &spec->profile->limits, &r->cg, err) < 0)
     return -1;
   snprintf (r->res->cgroup_path, sizeof r->res->cgroup_path, "%s", lab_cgroup_path (r->cg));
   snprintf (r->res->cgroup_backend, sizeof r->res->cgroup_backend, "%s", lab_cgroup_backend (r->cg));
-  if (r->filter && !spec->seccomp_log)
+  if (r->scmp)
     {
       r->audit = audit_open ();
       r->kmsg = kmsg_open ();

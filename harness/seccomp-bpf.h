@@ -39,4 +39,5 @@ int lab_seccomp_export (scmp_filter_ctx ctx, struct lab_bpf *out, lab_error_t *e
 int lab_seccomp_load_bpf (const struct lab_bpf *b, lab_error_t *err);
 void lab_bpf_free (struct lab_bpf *b);
 
+
 #endif

@@ -675,8 +675,16 @@ lab_seccomp_load (const char *path, int quiet, scmp_filter_ctx *out, lab_error_t
 int
 lab_seccomp_load_caps (const char *path, int quiet, uint64_t caps, scmp_filter_ctx *out, lab_error_t *err)
 {
+  return lab_seccomp_load_ex (path, quiet, caps, out, NULL, 0, err);
+}
+
+int
+lab_seccomp_load_ex (const char *path, int quiet, uint64_t caps, scmp_filter_ctx *out, char *warnings,
+                     size_t warnings_len, lab_error_t *err)
+{
   struct json_object *doc = NULL;
   struct parse_state st = { .path = path, .quiet = quiet };
+  char w[2][1200];
   int ret;
 
   read_host (&st);
@@ -692,13 +700,19 @@ lab_seccomp_load_caps (const char *path, int quiet, uint64_t caps, scmp_filter_c
         seccomp_release (st.ctx);
       return lab_error_prepend (err, "seccomp profile `%s`", path);
     }
-  if (!quiet && st.n_unknown)
-    lab_warn ("seccomp profile `%s`: %d syscall name%s unknown to libseccomp here, ignored: %s", path,
-              st.n_unknown, st.n_unknown > 1 ? "s" : "", st.unknown);
-  if (!quiet && st.caps_used)
-    lab_warn ("seccomp profile `%s`: includes/excludes `caps` evaluated against %s "
+  w[0][0] = w[1][0] = '\0';
+  if (st.n_unknown)
+    snprintf (w[0], sizeof w[0], "seccomp profile `%s`: %d syscall name%s unknown to libseccomp here, ignored: %s",
+              path, st.n_unknown, st.n_unknown > 1 ? "s" : "", st.unknown);
+  if (st.caps_used)
+    snprintf (w[1], sizeof w[1], "seccomp profile `%s`: includes/excludes `caps` evaluated against %s "
               "capabilities (%#lx)", path, caps != LAB_SECCOMP_OWN_CAPS ? "the sandbox's" : "this process's",
               (unsigned long) st.cap_eff);
+  if (warnings && warnings_len)
+    snprintf (warnings, warnings_len, "%s%s%s", w[0], w[0][0] && w[1][0] ? "\n" : "", w[1]);
+  for (int i = 0; i < 2; i++)
+    if (!quiet && w[i][0])
+      lab_warn ("%s", w[i]);
   *out = st.ctx;
   return 0;
 }

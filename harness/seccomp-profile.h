@@ -17,6 +17,7 @@
 #ifndef LAB_SECCOMP_PROFILE_H
 #define LAB_SECCOMP_PROFILE_H
 
+#include <stddef.h>
 #include <stdint.h>
 
 #include <seccomp.h>
@@ -32,6 +33,10 @@ int lab_seccomp_load (const char *path, int quiet, scmp_filter_ctx *out, lab_err
    container's.  LAB_SECCOMP_OWN_CAPS = this process's. */
 #define LAB_SECCOMP_OWN_CAPS UINT64_MAX
 int lab_seccomp_load_caps (const char *path, int quiet, uint64_t caps, scmp_filter_ctx *out, lab_error_t *err);
+/* The same, also writing the warnings (lines, without "lab: warning: ") into
+   `warnings` (may be NULL), so a cached filter can repeat them. */
+int lab_seccomp_load_ex (const char *path, int quiet, uint64_t caps, scmp_filter_ctx *out, char *warnings,
+                         size_t warnings_len, lab_error_t *err);
 /* Sets no_new_privs and loads the filter into the calling thread: the last step before exec. */
 int lab_seccomp_apply (scmp_filter_ctx ctx, lab_error_t *err);
 
