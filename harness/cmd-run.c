@@ -26,6 +26,7 @@
 #include "meta.h"
 #include "plot.h"
 #include "point.h"
+#include "point-file.h"
 #include "pressure.h"
 #include "profile.h"
 #include "progress.h"
@@ -557,7 +558,15 @@ run_points (struct run_opts *o, struct profile_cache *pc, struct json_object *po
                 continue;
               snprintf (pt.id, sizeof (pt.id), "%s-%s-n%ld-r%d", x->name, pt.variant, pt.n, r);
               snprintf (jp, sizeof (jp), "%s/points/%s.json", o->out, pt.id);
-              if (access (jp, F_OK) == 0 && lab_json_read (jp, &res, NULL) == 0)
+              {
+                char why[512];
+                enum lab_point_file pf = lab_point_file_load (jp, pt.id, &res, why, sizeof (why));
+                if (pf == LAB_POINT_INCOMPLETE)
+                  lab_warn ("`%s` is not a finished point (%s): running it again", jp, why);
+                if (pf != LAB_POINT_COMPLETE)
+                  res = NULL;
+              }
+              if (res)
                 {
                   (*n_reused)++;
                   lab_progress_reused ();

@@ -14,6 +14,7 @@
 
 #include "commands.h"
 #include "profile.h"
+#include "results.h"
 #include "sandbox.h"
 #include "seccomp-bpf.h"
 #include "seccomp-cache.h"
@@ -178,16 +179,24 @@ apply_overrides (const struct opts *o, struct lab_profile *p, lab_error_t *err)
 static int
 print_json (const char *path, struct json_object *o, lab_error_t *err)
 {
-  const char *s = json_object_to_json_string_ext (o, JSON_C_TO_STRING_PRETTY | JSON_C_TO_STRING_NOSLASHESCAPE);
+  cleanup_free char *s = lab_json_text_valid (
+      json_object_to_json_string_ext (o, JSON_C_TO_STRING_PRETTY | JSON_C_TO_STRING_NOSLASHESCAPE), NULL);
+  if (s == NULL)
+    return lab_error (err, ENOMEM, "printing the JSON");
   if (path == NULL)
     {
-      fprintf (stderr, "%s\n", s);
+      fputs (s, stderr);
       return 0;
     }
   FILE *f = fopen (path, "we");
   if (f == NULL)
     return lab_error (err, errno, "writing `%s`", path);
-  fprintf (f, "%s\n", s);
+  if (fputs (s, f) == EOF)
+    {
+      int e = errno;
+      fclose (f);
+      return lab_error (err, e, "writing `%s`", path);
+    }
   if (fclose (f) != 0)
     return lab_error (err, errno, "writing `%s`", path);
   return 0;

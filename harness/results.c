@@ -7,6 +7,7 @@
 #include <string.h>
 
 #include "json-util.h"
+#include "utf8.h"
 #include "utils.h"
 
 const char *const lab_summary_columns[] = {
@@ -84,8 +85,15 @@ lab_csv_write (const char *path, struct json_object *const *rows, size_t n, lab_
       fputc ('\n', out);
     }
   fclose (out);
-  ret = lab_write_file_atomic (path, buf, len, err);
-  free (buf);
+  {
+    /* Strings from workloads may hold any bytes: U+FFFD for invalid UTF-8. */
+    size_t vlen = 0;
+    cleanup_free char *valid = lab_utf8_valid (buf, len, "\xef\xbf\xbd", &vlen);
+    free (buf);
+    if (valid == NULL)
+      return lab_error (err, ENOMEM, "writing `%s`", path);
+    ret = lab_write_file_atomic (path, valid, vlen, err);
+  }
   return ret;
 }
 
@@ -169,21 +177,36 @@ lab_csv_read (const char *path, struct json_object **rows, lab_error_t *err)
   return 0;
 }
 
-int
-lab_json_write (const char *path, struct json_object *o, lab_error_t *err)
+char *
+lab_json_text_valid (const char *s, size_t *len)
 {
-  const char *s = json_object_to_json_string_ext (o, JSON_C_TO_STRING_PRETTY | JSON_C_TO_STRING_NOSLASHESCAPE);
+  /* json-c copies a string's bytes as they are; "\ufffd" keeps the text
+     valid UTF-8 (and valid JSON: it is ASCII inside a string). */
   cleanup_free char *withnl = NULL;
 
   if (asprintf (&withnl, "%s\n", s) < 0)
+    return NULL;
+  return lab_utf8_valid (withnl, strlen (withnl), "\\ufffd", len);
+}
+
+int
+lab_json_write (const char *path, struct json_object *o, lab_error_t *err)
+{
+  cleanup_free char *withnl = NULL;
+  const char *s;
+  size_t len = 0;
+
+  s = json_object_to_json_string_ext (o, JSON_C_TO_STRING_PRETTY | JSON_C_TO_STRING_NOSLASHESCAPE);
+  if (s == NULL || (withnl = lab_json_text_valid (s, &len)) == NULL)
     return lab_error (err, ENOMEM, "writing `%s`", path);
-  return lab_write_file_atomic (path, withnl, strlen (withnl), err);
+  return lab_write_file_atomic (path, withnl, len, err);
 }
 
 int
 lab_json_read (const char *path, struct json_object **out, lab_error_t *err)
 {
-  if (lab_json_parse_file (path, out, err) < 0)
+  /* Results the lab wrote: larger than a profile may be (samples, histograms). */
+  if (lab_json_parse_file_max (path, 64u << 20, out, err) < 0)
     return lab_error_prepend (err, "`%s`", path);
   return 0;
 }

@@ -37,6 +37,9 @@ int lab_csv_read (const char *path, struct json_object **rows, lab_error_t *err)
 /* Writes JSON pretty-printed, atomically. */
 int lab_json_write (const char *path, struct json_object *o, lab_error_t *err);
 /* Reads and parses a JSON file; usage error with line:column on bad syntax. */
+/* JSON text `s` plus a newline, with invalid UTF-8 bytes (workload output
+   copied into strings) replaced by the escape \ufffd; malloc'd. */
+char *lab_json_text_valid (const char *s, size_t *len);
 int lab_json_read (const char *path, struct json_object **out, lab_error_t *err);
 
 #endif
