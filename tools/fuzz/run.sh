@@ -5,8 +5,8 @@
 #
 # Targets (tests/fuzz/*.c, see tests/fuzz/common.h): `profile` (containers/*.json
 # loader) and `seccomp` (Docker-format seccomp profile loader).  Each is built
-# with clang -fsanitize=fuzzer,address,undefined together with the parser
-# sources it needs, seeded with containers/*.json (profile) or seccomp/*.json plus the
+# with clang -fsanitize=fuzzer,address,undefined and linked with the harness
+# library built the same way, seeded with containers/*.json (profile) or seccomp/*.json plus the
 # inputs under tests/fuzz-regress/TARGET/, and given a dictionary of every
 # quoted string in the seeds (field names, actions, syscall names).  One input
 # may take at most 10 s (a hang) and 2 GiB.
@@ -25,27 +25,35 @@ CC=clang
 for v in clang-14 clang; do command -v $v >/dev/null 2>&1 && { CC=$v; break; }; done
 
 mkdir -p "$OUT" || exit 1
-# shellcheck disable=SC2046
-CFLAGS="-std=gnu11 -O1 -g -D_GNU_SOURCE -DLAB_FUZZ_MAIN -Iharness -Iexperiments/common \
-  -fsanitize=fuzzer,address,undefined -fno-sanitize-recover=undefined -fno-omit-frame-pointer \
-  $(pkg-config --cflags json-c libseccomp)"
-LIBS="$(pkg-config --libs json-c libseccomp)"
-SRC="harness/json-util.c harness/json-strict.c harness/utils.c harness/error.c"
 printf 'int main(void){return 0;}\n' > "$OUT/probe.c"
 if ! $CC -fsanitize=fuzzer -c "$OUT/probe.c" -o "$OUT/probe.o" 2>/dev/null; then
   echo "SKIP: $CC cannot build with -fsanitize=fuzzer (install libfuzzer-14-dev)"; exit 77
 fi
+# The harness library, instrumented, through the Makefile (so the targets link
+# whatever the parsers call); kept in FUZZ_LIB (default build-fuzz/lib) between
+# runs.  -Wno-error: the gcc build is the -Werror one.
+LIB=${FUZZ_LIB:-build-fuzz/lib}
+SAN="-fsanitize=address,undefined -fno-sanitize-recover=undefined -fsanitize=fuzzer-no-link"
+if ! make -s -j2 BUILD="$LIB" CC="$CC" OPT=-O1 SAN="$SAN" EXTRA_CFLAGS="-Wno-error -w" "$LIB/libharness.a" \
+     >"$OUT/build-lib.log" 2>&1; then
+  echo "fuzz: building the instrumented harness library failed:"; tail -n 30 "$OUT/build-lib.log"; exit 1
+fi
+PKGS="liburing libseccomp json-c libcgroup"
+CFLAGS="-std=gnu11 -O1 -g -D_GNU_SOURCE -DLAB_FUZZ_MAIN -Iharness -Iexperiments/common \
+  -fsanitize=fuzzer,address,undefined -fno-sanitize-recover=undefined -fno-omit-frame-pointer \
+  $(pkg-config --cflags $PKGS)"
+LIBS="$LIB/libharness.a $(pkg-config --libs $PKGS) -lm -pthread"
 
 status=0
 summary=""
 for target in profile seccomp; do
   case $target in
-    profile) extra="harness/profile.c harness/profile-security.c harness/caps.c harness/cpuset.c"; seeds=containers ;;
-    seccomp) extra="harness/seccomp-profile.c"; seeds=seccomp ;;
+    profile) seeds=containers ;;
+    seccomp) seeds=seccomp ;;
   esac
   bin="$OUT/fuzz-$target"
   # shellcheck disable=SC2086
-  if ! $CC $CFLAGS -o "$bin" "tests/fuzz/$target.c" $extra $SRC $LIBS 2>"$OUT/build-$target.log"; then
+  if ! $CC $CFLAGS -o "$bin" "tests/fuzz/$target.c" $LIBS 2>"$OUT/build-$target.log"; then
     echo "fuzz: building $target failed:"; cat "$OUT/build-$target.log"; exit 1
   fi
   corpus="$OUT/corpus-$target"
