@@ -9,6 +9,7 @@
  * sentence on how to read it.  Every .gp writes a PNG and an SVG.
  */
 #include "plot.h"
+#include "out-file.h"
 
 #include <errno.h>
 #include <fcntl.h>
@@ -124,9 +125,9 @@ write_dat (const struct lab_plot_ctx *ctx, const char *variant, lab_error_t *err
   FILE *f;
 
   snprintf (path, sizeof (path), "%s/plots/%s-%s.dat", ctx->dir, ctx->exp, variant);
-  f = fopen (path, "we");
+  f = lab_out_open (path, err);
   if (f == NULL)
-    return lab_error (err, errno, "writing `%s`", path);
+    return -1;
   fprintf (f, "# %s %s: one row per n; for each figure its median, min and max over the ok repeats\n# n", ctx->exp,
            variant);
   for (int m = 0; m < LAB_M__COUNT; m++)
@@ -146,9 +147,7 @@ write_dat (const struct lab_plot_ctx *ctx, const char *variant, lab_error_t *err
         }
       fputc ('\n', f);
     }
-  if (fclose (f) != 0)
-    return lab_error (err, errno, "writing `%s`", path);
-  return 0;
+  return lab_out_close (f, err);
 }
 
 static int
@@ -193,9 +192,9 @@ lab_plot_gnuplot (const struct lab_plot_ctx *ctx, const char *name, const char *
   snprintf (stem, sizeof (stem), "%s-%s", ctx->exp, name);
   snprintf (pdir, sizeof (pdir), "%s/plots", ctx->dir);
   snprintf (gp, sizeof (gp), "%s/%s.gp", pdir, stem);
-  f = fopen (gp, "we");
+  f = lab_out_open (gp, err);
   if (f == NULL)
-    return lab_error (err, errno, "writing `%s`", gp);
+    return -1;
   fprintf (f, "# %s: %s\n# Re-run inside plots/ with `gnuplot %s.gp`: writes %s.png and %s.svg.\n", ctx->exp, title,
            stem, stem, stem);
   fprintf (f, "set termoption noenhanced\nset title \"%s: %s\"\nset grid\nset key outside right top\n"
@@ -206,11 +205,24 @@ lab_plot_gnuplot (const struct lab_plot_ctx *ctx, const char *name, const char *
   fprintf (f, "set terminal svg size 900,540 font 'sans,10' noenhanced background '#ffffff'\nset output '%s.svg'\n"
               "replot\nunset output\n",
            stem);
-  if (fclose (f) != 0)
-    return lab_error (err, errno, "writing `%s`", gp);
+  if (lab_out_close (f, err) < 0)
+    return -1;
   snprintf (gp, sizeof (gp), "%s.gp", stem);
   if (run_gnuplot (pdir, gp, err) < 0)
     return -1;
+  {
+    /* gnuplot exits 0 even when the disk filled under it. */
+    char png[4200], svg[4200];
+    snprintf (png, sizeof (png), "%s/%s.png", pdir, stem);
+    snprintf (svg, sizeof (svg), "%s/%s.svg", pdir, stem);
+    if (lab_out_check_image (png, err) < 0)
+      {
+        unlink (svg); /* written after the PNG: cut too, or never */
+        return -1;
+      }
+    if (lab_out_check_image (svg, err) < 0)
+      return -1;
+  }
   o = json_object_new_object ();
   json_object_object_add (o, "experiment", json_object_new_string (ctx->exp));
   json_object_object_add (o, "name", json_object_new_string (name));

@@ -16,6 +16,7 @@
 #include <stdio.h>
 #include <string.h>
 
+#include "out-file.h"
 #include "plot-hooks.h"
 
 static const struct lab_agg *
@@ -38,8 +39,7 @@ open_dat (const struct lab_plot_ctx *ctx, const char *name, lab_error_t *err)
   char path[4096];
   FILE *f;
   snprintf (path, sizeof (path), "%s/plots/%s", ctx->dir, name);
-  if ((f = fopen (path, "we")) == NULL)
-    lab_error (err, errno, "writing `%s`", path);
+  f = lab_out_open (path, err);
   return f;
 }
 
@@ -83,7 +83,8 @@ plot_udp (const struct lab_plot_ctx *ctx, lab_error_t *err)
         fprintf (f, "%s %s %s %s %s\n", jget (g->workload, "batch"), jget (g->workload, "ops_per_s"),
                  jget (g->workload, "sender_user_ns_per_dgram"), jget (g->workload, "sender_sys_ns_per_dgram"),
                  jget (g->workload, "syscalls_per_dgram"));
-      fclose (f);
+      if (lab_out_close (f, err) < 0)
+        return -1;
       data[nh] = names[nh];
       have[nh++] = vars[v];
     }
@@ -162,7 +163,8 @@ plot_pcts (const struct lab_plot_ctx *ctx, const char *const *vars, const struct
         }
       fprintf (f, "\n");
     }
-  fclose (f);
+  if (lab_out_close (f, err) < 0)
+    return -1;
   if (rows == 0)
     return 0;
   used = (size_t) snprintf (body, sizeof (body),
