@@ -21,6 +21,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
+#include <sys/stat.h>
 
 #include "error.h"
 
@@ -34,6 +35,8 @@ fuzz_input_file (const char *name, const uint8_t *data, size_t size)
   if (path[0] == '\0')
     {
       const char *dir = getenv ("LAB_TMP");
+      if (dir && *dir)
+        mkdir (dir, 0755); /* the runner makes it; a hand run may not have */
       snprintf (path, sizeof (path), "%s/lab-fuzz-%s-%d.json", dir && *dir ? dir : "/tmp", name, (int) getpid ());
     }
   fd = open (path, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0600);
