@@ -59,6 +59,10 @@ enum lab_verdict lab_claim_c4 (const struct lab_agg *agg, int n, FILE *out);
 enum lab_verdict lab_claim_c6 (const struct lab_agg *agg, int n, FILE *out);
 enum lab_verdict lab_claim_c10 (const struct lab_agg *agg, int n, FILE *out);
 enum lab_verdict lab_claim_c11 (const struct lab_agg *agg, int n, FILE *out);
+/* claims-echo.c */
+enum lab_verdict lab_claim_c5 (const struct lab_agg *agg, int n, FILE *out);
+enum lab_verdict lab_claim_c7 (const struct lab_agg *agg, int n, FILE *out);
+enum lab_verdict lab_claim_c8 (const struct lab_agg *agg, int n, FILE *out);
 /* C1 and C2 with the `go` peer's figures of this run beside them (claims-peers.c). */
 enum lab_verdict lab_claim_c1_with_peers (const struct lab_agg *agg, int n, FILE *out);
 enum lab_verdict lab_claim_c2_with_peers (const struct lab_agg *agg, int n, FILE *out);

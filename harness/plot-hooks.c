@@ -9,5 +9,6 @@ const struct lab_plot_hook lab_plot_hooks[] = {
   { "blocking", plot_blocking },
   { "memory", plot_memory },     /* plots-scale.c: memory over time */
   { "pressure", plot_pressure }, /* plots-scale.c */
+  { "echo", plot_echo },         /* plots-echo.c */
   { NULL, NULL },
 };

@@ -26,6 +26,9 @@ int plot_blocking (const struct lab_plot_ctx *ctx, lab_error_t *err);
 int plot_memory (const struct lab_plot_ctx *ctx, lab_error_t *err);
 int plot_pressure (const struct lab_plot_ctx *ctx, lab_error_t *err);
 
+/* plots-echo.c */
+int plot_echo (const struct lab_plot_ctx *ctx, lab_error_t *err);
+
 extern const struct lab_plot_hook lab_plot_hooks[]; /* ends with { NULL, NULL } */
 
 #endif

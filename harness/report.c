@@ -18,6 +18,7 @@
 #include "catalog.h"
 #include "claims.h"
 #include "results.h"
+#include "report-echo.h"
 #include "report-io.h"
 #include "status.h"
 #include "utils.h"
@@ -288,6 +289,7 @@ lab_report_write (const char *dir, struct json_object *meta, const struct lab_ag
       fprintf (f, "\n## %s\n\n", exps[e]);
       md_table (f, exps[e], agg, n);
       lab_report_io_section (f, exps[e], agg, n);
+      lab_report_echo_section (f, exps[e], agg, n); /* claims-echo.c */
       md_plots (f, manifest, exps[e]);
       lab_report_scale (f, dir, exps[e]); /* memory: kernel part per task; pressure: swap (report-scale.c) */
       for (int i = 0; i < n; i++)

@@ -1,0 +1,245 @@
+/*
+ * claims-echo.c - report.md's parts for `echo`: verdicts on C5, C7 and C8
+ * (shared/CLAIMS.md) computed from this run's points, and a table per
+ * (variant, n) of the client's and the server's figures, with wrk beside
+ * our generator where --opt client=wrk ran.
+ *
+ * Where figures come from: capacity and open-loop percentiles are the
+ * summary's (client figures, medians over the ok repeats, min..max as the
+ * spread the verdicts compare); the mean latency, open-loop rate, wrk's
+ * figure and the server's requests from the median repeat's point; memory
+ * per connection = (server cgroup peak - its baseline before any
+ * connection) / n; server CPU = the server's own getrusage over ready ->
+ * SIGTERM (region_cpu_*), as a share of that wall time.
+ * Every claim says which conditions differ from the published ones.
+ */
+#include <json-c/json.h>
+#include <math.h>
+#include <stdio.h>
+#include <string.h>
+
+#include "claims.h"
+#include "report-echo.h"
+
+static double
+cfig (const struct lab_agg *g, const char *key)
+{
+  struct json_object *f = NULL, *v = NULL;
+  if (g && g->median_point && json_object_object_get_ex (g->median_point, "client_figures", &f)
+      && json_object_object_get_ex (f, key, &v) && v)
+    return json_object_get_double (v);
+  return -1;
+}
+
+static const char *
+proto_of (const struct lab_agg *g)
+{
+  struct json_object *v = g && g->workload ? json_object_object_get (g->workload, "proto") : NULL;
+  return v ? json_object_get_string (v) : "?";
+}
+
+/* Server memory per connection in bytes, or -1. */
+static double
+mem_per_conn (const struct lab_agg *g)
+{
+  double peak = g ? g->m[LAB_M_CG_PEAK].med : -1, base = lab_agg_wnum (g, "cgroup_baseline_bytes");
+  if (peak < 0 || g->n <= 0)
+    return -1;
+  return (peak - (base > 0 ? base : 0)) / (double) g->n;
+}
+
+/* Server system CPU as a share of its wall time, or -1. */
+static double
+sys_share (const struct lab_agg *g)
+{
+  double sys = lab_agg_wnum (g, "region_cpu_sys_s"), wall = lab_agg_wnum (g, "wall_s");
+  return sys >= 0 && wall > 0 ? sys / wall : -1;
+}
+
+/* The largest n at which both ran ok; the two aggregates. */
+static long
+pair_at (const struct lab_agg *agg, int n, const char *a, const char *b, long prefer, const struct lab_agg **ga,
+         const struct lab_agg **gb)
+{
+  long at = -1;
+  if (prefer > 0)
+    {
+      /* the common n closest to `prefer` */
+      double best = INFINITY;
+      for (int i = 0; i < n; i++)
+        if (!strcmp (agg[i].experiment, "echo") && !strcmp (agg[i].variant, a) && agg[i].n_ok)
+          {
+            const struct lab_agg *o = lab_agg_find (agg, n, "echo", b, agg[i].n);
+            double d = fabs (log ((double) agg[i].n / (double) prefer));
+            if (o && o->n_ok && d < best)
+              {
+                best = d;
+                at = agg[i].n;
+              }
+          }
+    }
+  else
+    at = lab_agg_largest_common (agg, n, "echo", a, b);
+  *ga = at > 0 ? lab_agg_find (agg, n, "echo", a, at) : NULL;
+  *gb = at > 0 ? lab_agg_find (agg, n, "echo", b, at) : NULL;
+  return at;
+}
+
+static int
+ran_echo (const struct lab_agg *agg, int n)
+{
+  for (int i = 0; i < n; i++)
+    if (!strcmp (agg[i].experiment, "echo"))
+      return 1;
+  return 0;
+}
+
+static enum lab_verdict
+both (enum lab_verdict a, enum lab_verdict b)
+{
+  if (a == LAB_V_NOT_TESTED || b == LAB_V_NOT_TESTED)
+    return LAB_V_NOT_TESTED;
+  if (a == b)
+    return a;
+  if (a == LAB_V_FAILS || b == LAB_V_FAILS)
+    return LAB_V_FAILS;
+  return LAB_V_NOISE;
+}
+
+static void
+conditions (FILE *f, const struct lab_agg *g, const char *published)
+{
+  fprintf (f, " Conditions here: %ld connections, proto=%s, the server on one CPU and the client on another "
+              "(2-core host, shared with other work), our open-loop generator at %.0f requests/s for %.1f s; "
+              "published: %s.",
+           g->n, proto_of (g), cfig (g, "rate"), cfig (g, "open_s"), published);
+}
+
+/* Threads vs coroutines at the largest n: p99 and memory. */
+enum lab_verdict
+lab_claim_c5 (const struct lab_agg *agg, int n, FILE *f)
+{
+  const struct lab_agg *t, *c;
+  const char *cv = "coro-uring";
+  if (pair_at (agg, n, "thread", cv, -1, &t, &c) < 0)
+    cv = "coro-epoll";
+  if (pair_at (agg, n, "thread", cv, -1, &t, &c) < 0)
+    {
+      fprintf (f, "Not measured in this run (`lab run echo --scale full --opt proto=http`; needs `thread` and a "
+                  "coro variant ok at the same n)%s.",
+               ran_echo (agg, n) ? "; the points that ran did not end ok at a common n" : "");
+      return LAB_V_NOT_TESTED;
+    }
+  char mt[32], mc[32];
+  lab_human_bytes (mt, sizeof mt, t->m[LAB_M_CG_PEAK].med);
+  lab_human_bytes (mc, sizeof mc, c->m[LAB_M_CG_PEAK].med);
+  enum lab_verdict lat = lab_verdict_lower (&c->m[LAB_M_LAT_P99], &t->m[LAB_M_LAT_P99]);
+  enum lab_verdict mem = lab_verdict_lower (&c->m[LAB_M_CG_PEAK], &t->m[LAB_M_CG_PEAK]);
+  fprintf (f, "At n=%ld open-loop p99: thread **%.2f ms**, %s **%.2f ms**; server memory (cgroup peak): thread "
+              "**%s**, %s **%s** (published: 42 ms vs 18 ms, 3.1 GB vs 2.4 GB). Latency %s, memory %s (medians of "
+              "%d and %d repeats; a verdict needs the min..max spreads apart).",
+           t->n, t->m[LAB_M_LAT_P99].med / 1e6, cv, c->m[LAB_M_LAT_P99].med / 1e6, mt, cv, mc,
+           lab_verdict_name (lat), lab_verdict_name (mem), t->n_ok, c->n_ok);
+  conditions (f, t, "32 cores, HTTP, wrk with 12 threads (closed loop), 10K connections, 30 s, Go goroutines");
+  return both (lat, mem);
+}
+
+/* epoll vs io_uring event loops: mean latency and system CPU. */
+enum lab_verdict
+lab_claim_c7 (const struct lab_agg *agg, int n, FILE *f)
+{
+  const struct lab_agg *e, *u;
+  if (pair_at (agg, n, "epoll", "uring", -1, &e, &u) < 0)
+    {
+      fprintf (f, "Not measured in this run (`lab run echo --variants epoll,uring`)%s.",
+               ran_echo (agg, n) ? "; the points that ran did not end ok at a common n" : "");
+      return LAB_V_NOT_TESTED;
+    }
+  double le = cfig (e, "lat_mean_ns"), lu = cfig (u, "lat_mean_ns"), se = sys_share (e), su = sys_share (u);
+  if (le <= 0 || lu <= 0 || se < 0 || su < 0)
+    {
+      fprintf (f, "The epoll and uring points at n=%ld lack the open-loop mean or the server's CPU figures.", e->n);
+      return LAB_V_NOT_TESTED;
+    }
+  /* One repeat's means have no spread here: call a difference under 10% noise. */
+  enum lab_verdict lat = lu < le * 0.9 ? LAB_V_HOLDS : lu > le * 1.1 ? LAB_V_FAILS : LAB_V_NOISE;
+  enum lab_verdict sys = su < se * 0.9 ? LAB_V_HOLDS : su > se * 1.1 ? LAB_V_FAILS : LAB_V_NOISE;
+  fprintf (f, "At n=%ld mean open-loop latency: epoll **%.0f us**, uring **%.0f us**; server system CPU: epoll "
+              "**%.1f%%**, uring **%.1f%%** of its wall time (published: 124 vs 89 us, 18.2%% vs 11.7%%). Latency "
+              "%s, system CPU %s (median repeat; differences under 10%% are called noise). uring used: %s.",
+           e->n, le / 1e3, lu / 1e3, 100 * se, 100 * su, lab_verdict_name (lat), lab_verdict_name (sys),
+           u->workload && json_object_object_get (u->workload, "uring_features")
+             ? json_object_get_string (json_object_object_get (u->workload, "uring_features"))
+             : "?");
+  conditions (f, e, "Linux 6.5, a game server's event loop, its own load");
+  return both (lat, sys);
+}
+
+/* epoll vs io_uring web server: QPS and p99 near 4000 connections. */
+enum lab_verdict
+lab_claim_c8 (const struct lab_agg *agg, int n, FILE *f)
+{
+  const struct lab_agg *e, *u;
+  if (pair_at (agg, n, "epoll", "uring", 4000, &e, &u) < 0)
+    {
+      fprintf (f, "Not measured in this run (`lab run echo --variants epoll,uring --opt proto=http`)%s.",
+               ran_echo (agg, n) ? "; the points that ran did not end ok at a common n" : "");
+      return LAB_V_NOT_TESTED;
+    }
+  /* higher capacity is better: compare the negatives */
+  struct lab_stat ne = e->m[LAB_M_OPS_PER_S], nu = u->m[LAB_M_OPS_PER_S];
+  double t;
+  ne.med = -ne.med, t = ne.min, ne.min = -ne.max, ne.max = -t;
+  nu.med = -nu.med, t = nu.min, nu.min = -nu.max, nu.max = -t;
+  enum lab_verdict qps = lab_verdict_lower (&nu, &ne);
+  enum lab_verdict p99 = lab_verdict_lower (&u->m[LAB_M_LAT_P99], &e->m[LAB_M_LAT_P99]);
+  fprintf (f, "At n=%ld (closest to 4000): capacity epoll **%.0f/s**, uring **%.0f/s** (%.2fx); open-loop p99 "
+              "epoll **%.2f ms**, uring **%.2f ms** (published: 42K vs 58K QPS, 1.38x; p99 112 vs 68 ms). "
+              "Capacity %s, p99 %s.",
+           e->n, e->ops_per_s, u->ops_per_s, u->ops_per_s / e->ops_per_s, e->m[LAB_M_LAT_P99].med / 1e6,
+           u->m[LAB_M_LAT_P99].med / 1e6, lab_verdict_name (qps), lab_verdict_name (p99));
+  conditions (f, e, "4 cores, 4 KB HTTP requests, keep-alive, 4000 connections");
+  return both (qps, p99);
+}
+
+void
+lab_report_echo_section (FILE *f, const char *exp, const struct lab_agg *agg, int n)
+{
+  int wrk = 0;
+  if (strcmp (exp, "echo") != 0)
+    return;
+  for (int i = 0; i < n; i++)
+    wrk |= !strcmp (agg[i].experiment, "echo") && cfig (&agg[i], "wrk_ops_per_s") > 0;
+  fprintf (f, "\nClient and server figures (median repeat; capacity is the closed loop, latencies the open loop "
+              "from each request's intended send time):\n\n");
+  fprintf (f, "| variant | n | capacity req/s | open-loop rate | p50 ms | p99 ms | p99.9 ms | max ms | "
+              "unanswered | server mem/conn | server sys CPU |%s\n",
+           wrk ? " wrk req/s | wl-loadgen req/s | difference |" : "");
+  fprintf (f, "|---|---|---|---|---|---|---|---|---|---|---|%s\n", wrk ? "---|---|---|" : "");
+  for (int i = 0; i < n; i++)
+    {
+      const struct lab_agg *g = &agg[i];
+      char mem[32];
+      if (strcmp (g->experiment, "echo") || !g->n_ok)
+        continue;
+      lab_human_bytes (mem, sizeof mem, mem_per_conn (g));
+      fprintf (f, "| %s | %ld | %.0f | %.0f | %.3f | %.3f | %.3f | %.3f | %.0f | %s | %.1f%% |", g->variant, g->n,
+               g->ops_per_s, cfig (g, "rate"), g->m[LAB_M_LAT_P50].med / 1e6, g->m[LAB_M_LAT_P99].med / 1e6,
+               g->m[LAB_M_LAT_P999].med / 1e6, g->m[LAB_M_LAT_MAX].med / 1e6, cfig (g, "open_unanswered"), mem,
+               100 * sys_share (g));
+      if (wrk)
+        {
+          double w = cfig (g, "wrk_ops_per_s"), l = cfig (g, "loadgen_ops_per_s");
+          if (w > 0 && l > 0)
+            fprintf (f, " %.0f | %.0f | %+.1f%%%s |", w, l, 100 * (l - w) / w,
+                     fabs (l - w) / w <= 0.10 ? " (agree within 10%)" : " (more than 10% apart)");
+          else
+            fprintf (f, " - | - | - |");
+        }
+      fprintf (f, "\n");
+    }
+  fprintf (f, "\nThe open-loop rate is the same for every variant at one n (`--opt rate=R`, else half the slowest "
+              "variant's capacity from the calibration pass in calibration/). Memory per connection is the "
+              "server cgroup's peak minus its baseline before any connection, divided by n; it includes socket "
+              "buffers. Latency histograms: points/<id>.hgrm (HdrHistogram percentile distribution, ms).\n");
+}
