@@ -100,6 +100,7 @@ static const char *const join_values[] = { "reaper", "after", NULL };
 static const char *const pin_values[] = { "same", "split", "none", NULL };
 static const char *const proto_values[] = { "echo", "http", NULL };
 static const char *const client_values[] = { "loadgen", "wrk", NULL };
+static const char *const fault_values[] = { "none", "no-ready", "crash", "port-in-use", "refuse", NULL };
 
 const struct lab_wl_opt lab_wl_opts[] = {
   { "guard", guard_values, "coroutine stack guards: auto (MADV_GUARD_INSTALL where available), none, mprotect", 0, 0 },
@@ -124,6 +125,8 @@ const struct lab_wl_opt lab_wl_opts[] = {
   { "client_cpus", NULL, "echo: the load generator's cpuset (default 1)", 0, 0 },
   { "phase_s", NULL, "echo: seconds of the closed-loop and of the open-loop phase (default 2)", 0, 0 },
   { "warmup_s", NULL, "echo: seconds of warm-up before the closed loop (default 1)", 0, 0 },
+  { "fault", fault_values, "echo, for tests of failure paths: the server never gets ready, crashes, finds its "
+                           "port taken, or refuses connections", 0, 0 },
   { "port", NULL, "echo: the server's port in its network namespace (default 8080)", 1, 65535 },
   { NULL, NULL, NULL, 0, 0 },
 };

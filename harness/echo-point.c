@@ -322,10 +322,11 @@ echo_judge (const struct lab_companion *c, const struct lab_point *pt, const cha
     {
       if (strcmp (*status, "timeout") == 0 && c->ready == NULL)
         snprintf (detail, len, "the server never reported ready (no @lab-ready line on its stdout)");
-      else if (c->cur >= 0 && c->runs[c->cur].started && c->runs[c->cur].term_signal == SIGKILL)
+      else if (c->cur >= 0 && c->cur < c->spec.n_cmds && c->runs[c->cur].started)
         {
           size_t l = strlen (detail);
-          snprintf (detail + l, len - l, "%sclient `%s` killed and reaped", l ? "; " : "", c->spec.cmds[c->cur].label);
+          describe_run (c, c->cur, how, sizeof how);
+          snprintf (detail + l, len - l, "%sclient `%s` %s, reaped", l ? "; " : "", c->spec.cmds[c->cur].label, how);
         }
       return figs;
     }

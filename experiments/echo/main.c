@@ -9,7 +9,11 @@
  * harness's to tear down with the sandbox; joining 10,000 blocked threads
  * would only measure teardown).
  *
- * Options (--opt): proto=echo|http, port=P (default 8080).
+ * Options (--opt): proto=echo|http, port=P (default 8080), and for the
+ * tests of the harness's failure paths fault=no-ready (never prints
+ * @lab-ready), crash (aborts 0.3 s after ready), port-in-use (binds the
+ * port first with another socket), refuse (closes the listening socket right
+ * after ready, so connects are refused).
  */
 #include <arpa/inet.h>
 #include <errno.h>
@@ -139,6 +143,13 @@ serve (const struct wl_args *a, struct wl_report *r, int (*start) (struct echo_s
   sigaddset (&stop, SIGINT);
   pthread_sigmask (SIG_BLOCK, &stop, NULL);
   signal (SIGPIPE, SIG_IGN);
+  const char *fault = wl_opt (a, "fault", "none");
+  if (strcmp (fault, "port-in-use") == 0)
+    {
+      /* a squatter: the real listener below finds the port taken */
+      if (listen_on (&srv, err, sizeof err) < 0)
+        return wl_report_error (r, err);
+    }
   if (listen_on (&srv, err, sizeof err) < 0)
     return wl_report_error (r, err);
   if (start (&srv) < 0)
@@ -149,7 +160,15 @@ serve (const struct wl_args *a, struct wl_report *r, int (*start) (struct echo_s
     }
   wl_report_baseline (r); /* before any connection: per-connection figures subtract it */
   wl_region_begin ();     /* the measured region: from ready to SIGTERM */
-  wl_ready ("{\"port\":%d,\"proto\":\"%s\"}", srv.port, proto);
+  if (strcmp (fault, "no-ready") != 0)
+    wl_ready ("{\"port\":%d,\"proto\":\"%s\"}", srv.port, proto);
+  if (strcmp (fault, "crash") == 0)
+    {
+      usleep (300000);
+      abort ();
+    }
+  if (strcmp (fault, "refuse") == 0)
+    shutdown (srv.listen_fd, SHUT_RDWR);
   int sig = 0;
   sigwait (&stop, &sig);
   wl_report_num (r, "wall_s", wl_region_end ());
