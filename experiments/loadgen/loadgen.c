@@ -479,9 +479,10 @@ open_phase (uint64_t t0, uint64_t t1)
   for (;;)
     {
       uint64_t now = now_ns ();
-      if (err_msg[0] || now >= t1)
+      if (err_msg[0])
         return;
-      /* every request whose intended time has come, on its connection */
+      /* every request whose intended time has come, on its connection; at
+         the end, every one due before t1 (none is left out) */
       for (;;)
         {
           uint64_t due = t0 + (uint64_t) ((double) k * step);
@@ -496,6 +497,8 @@ open_phase (uint64_t t0, uint64_t t1)
           open_sent++;
           k++;
         }
+      if (now >= t1)
+        return;
       uint64_t due = t0 + (uint64_t) ((double) k * step);
       uint64_t wait = due > now ? due - now : 0;
       if (due >= t1)
