@@ -2,7 +2,7 @@
 # deps.sh - installs the Debian 12 packages the lab needs, or says what to install.
 # Run by `make deps` (and so by `make run` and `make test`).
 set -u
-PKGS="gcc make pkg-config valgrind liburing-dev libcgroup-dev libseccomp-dev libjson-c-dev libcmocka-dev gnuplot-nox iproute2 procps golang-go g++ libboost-context-dev"
+PKGS="gcc make pkg-config valgrind liburing-dev libcgroup-dev libseccomp-dev libjson-c-dev libcmocka-dev gnuplot-nox iproute2 procps golang-go g++ libboost-context-dev wrk"
 missing=""
 for p in $PKGS; do
   dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q 'install ok installed' || missing="$missing $p"
