@@ -51,7 +51,7 @@ static struct
   long conns;
   size_t size; /* echo request bytes; http: the request's length */
   double warmup_s, closed_s, open_s, rate, drain_s, connect_timeout_s;
-} O = { "127.0.0.1", "echo", NULL, 0, 0, 0, 64, 1, 2, 2, 0, 2, 15 };
+} O = { "127.0.0.1", "echo", NULL, 0, 0, 0, 64, 1, 2, 2, 0, 10, 30 };
 
 static struct conn *C;
 static int ep;
