@@ -410,10 +410,16 @@ udp_run (const struct wl_args *a, struct wl_report *r, udp_send_fn send, int bat
   int balanced = 0;
 
   parse_opts (a, &o);
-  if (send == udp_send_coro && udp_coro_start (a, err, sizeof err) < 0)
-    return wl_report_error (r, err);
   if (net_open (&o, &u, err, sizeof err) < 0)
     return wl_report_error (r, err);
+  /* the runtime's threads start after the fork: the receiver is forked from
+     a single-threaded process */
+  if (send == udp_send_coro && udp_coro_start (a, err, sizeof err) < 0)
+    {
+      char err2[256];
+      net_finish (&u, 0, &rx, err2, sizeof err2);
+      return wl_report_error (r, err);
+    }
   main_ph.batch = batched ? o.batch : 1;
   main_ph.count = a->n;
   wl_region_begin (); /* the main phase is the measured region (summary.csv's CPU figures) */
