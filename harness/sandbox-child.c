@@ -33,6 +33,7 @@
 
 #include "caps.h"
 #include "sandbox-child.h"
+#include "seccomp-kills.h"
 #include "seccomp-profile.h"
 #include "utils.h"
 
@@ -169,6 +170,8 @@ lab_sandbox_child_main (void *arg)
       signal (s, SIG_DFL);
   if (self_attach (a, &err) < 0)
     child_fail (a->fail_fd, &err);
+  /* Before any fork: the sandbox's own audit session (seccomp-kills.h). */
+  lab_seccomp_kills_tag_self ();
   /* Wait for the harness's go (EOF: it died). */
   if (read (a->go_fd, &c, 1) != 1)
     _exit (125);

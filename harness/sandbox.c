@@ -41,10 +41,13 @@
  * compiled to BPF here; the workload only loads the program, as its last
  * step before execve.  A
  * process killed by a seccomp KILL action leaves an audit record (type=1326):
- * the harness reads it from the audit multicast group (netlink, read-only,
+ * the harness reads them from the audit multicast group (netlink, read-only,
  * no rate limit) and, failing that, from /dev/kmsg where the kernel prints
- * it when no audit daemon runs - rate-limited there (printk ratelimit: 10
- * per 5 s).  Without a record the status is still `seccomp`, with
+ * them when no audit daemon runs - rate-limited there (printk ratelimit: 10
+ * per 5 s).  Every process of the sandbox killed so (a child, a strace, not
+ * only the top command) is listed in the JSON's `seccomp.kills`, told apart
+ * from other sandboxes' by the audit session init opens (seccomp-kills.h).
+ * Without the top command's record its status is still `seccomp`, with
  * "syscall unknown".
  *
  * --seccomp-log (spec->seccomp_log) cannot use SCMP_ACT_LOG for the same
@@ -83,6 +86,7 @@
 #include "ns.h"
 #include "sample.h"
 #include "sandbox.h"
+#include "seccomp-kills.h"
 #include "sandbox-child.h"
 #include "seccomp-bpf.h"
 #include "seccomp-cache.h"
@@ -107,98 +111,6 @@ result_init (struct lab_sandbox_result *res)
   for (size_t i = 0; i < sizeof res->cg / sizeof (int64_t); i++)
     f[i] = -1;
   memcpy (&res->cg_at_peak, &res->cg, sizeof res->cg);
-}
-
-/* ---- kernel log: the audit record of a seccomp kill ---------------------- */
-
-static int
-kmsg_open (void)
-{
-  int fd = open ("/dev/kmsg", O_RDONLY | O_NONBLOCK | O_CLOEXEC);
-  if (fd >= 0)
-    lseek (fd, 0, SEEK_END);
-  return fd;
-}
-
-/* The audit multicast group (read-only, like journald's listener; needs
-   CAP_AUDIT_READ): the same records as the kernel log, without printk's rate
-   limit.  -1 where unavailable. */
-static int
-audit_open (void)
-{
-  int fd = socket (AF_NETLINK, SOCK_RAW | SOCK_NONBLOCK | SOCK_CLOEXEC, NETLINK_AUDIT);
-  if (fd < 0)
-    return -1;
-  struct sockaddr_nl sa = { .nl_family = AF_NETLINK, .nl_groups = AUDIT_NLGRP_READLOG };
-  if (bind (fd, (struct sockaddr *) &sa, sizeof sa) < 0)
-    {
-      close (fd);
-      return -1;
-    }
-  return fd;
-}
-
-/* Fills seccomp_nr/name from a type=1326 record of `pid`; 1 when found. */
-static int
-parse_seccomp_record (const char *rec, pid_t pid, struct lab_sandbox_result *res)
-{
-  char pat[32];
-  snprintf (pat, sizeof pat, " pid=%d ", (int) pid);
-  const char *sc = strstr (rec, " syscall="), *ar = strstr (rec, " arch=");
-  if (sc == NULL || strstr (rec, pat) == NULL)
-    return 0;
-  res->seccomp_nr = (int) strtol (sc + 9, NULL, 10);
-  uint32_t arch = ar ? (uint32_t) strtoul (ar + 6, NULL, 16) : SCMP_ARCH_NATIVE;
-  char *name = seccomp_syscall_resolve_num_arch (arch, res->seccomp_nr);
-  snprintf (res->seccomp_name, sizeof res->seccomp_name, "%s", name ? name : "");
-  free (name);
-  return 1;
-}
-
-static int
-audit_find_kill (int fd, pid_t pid, struct lab_sandbox_result *res)
-{
-  char buf[8192] __attribute__ ((aligned (__alignof__ (struct nlmsghdr))));
-  for (int tries = 0; tries < 50; tries++) /* the record comes through kauditd: allow ~50 ms */
-    {
-      ssize_t n = recv (fd, buf, sizeof buf - 1, 0);
-      if (n < 0 && errno == EAGAIN)
-        {
-          struct pollfd pf = { fd, POLLIN, 0 };
-          poll (&pf, 1, 1);
-          continue;
-        }
-      if (n <= 0)
-        return 0;
-      for (struct nlmsghdr *h = (struct nlmsghdr *) buf; NLMSG_OK (h, (size_t) n); h = NLMSG_NEXT (h, n))
-        if (h->nlmsg_type == AUDIT_SECCOMP)
-          {
-            char rec[2048];
-            size_t len = NLMSG_PAYLOAD (h, 0) < sizeof rec - 1 ? NLMSG_PAYLOAD (h, 0) : sizeof rec - 1;
-            memcpy (rec, NLMSG_DATA (h), len);
-            rec[len] = '\0';
-            if (parse_seccomp_record (rec, pid, res))
-              return 1;
-          }
-    }
-  return 0;
-}
-
-static void
-kmsg_find_kill (int fd, pid_t pid, struct lab_sandbox_result *res)
-{
-  char rec[2048];
-  for (;;)
-    {
-      ssize_t n = read (fd, rec, sizeof rec - 1);
-      if (n < 0 && errno == EPIPE) /* overwritten records: go on reading */
-        continue;
-      if (n <= 0)
-        break;
-      rec[n] = '\0';
-      if (strstr (rec, "type=1326") && parse_seccomp_record (rec, pid, res))
-        return;
-    }
 }
 
 /* ---- --seccomp-log: user notifications ------------------------------------ */
@@ -419,6 +331,7 @@ struct run
   pid_t wpid;             /* the workload (pid 2 inside), from the report pipe; 0 = not yet */
   int wstatus, have_wstatus; /* the workload's wait status, as init reported it */
   int pidfd, kmsg, audit, go[2], fail[2], report[2], notify_fd, wpidfd, proc_fd;
+  unsigned ses;           /* the sandbox's audit session (seccomp-kills.h) */
   FILE *series;           /* spec->samples_path, open while the point runs */
   struct lab_harness_pin pin; /* the harness off the workload's CPUs */
   void *stack;
@@ -629,7 +542,10 @@ report_read (struct run *r)
   struct report_msg m;
   while (read (r->report[0], &m, sizeof m) == (ssize_t) sizeof m)
     if (m.kind == REPORT_PID && m.value > 0)
-      r->res->host_pid = r->wpid = m.value;
+      {
+        r->res->host_pid = r->wpid = m.value;
+        r->ses = lab_seccomp_kills_session (r->wpid);
+      }
     else if (m.kind == REPORT_STATUS)
       {
         r->wstatus = m.value;
@@ -779,8 +695,8 @@ run_point (struct run *r, lab_error_t *err)
   snprintf (r->res->cgroup_backend, sizeof r->res->cgroup_backend, "%s", lab_cgroup_backend (r->cg));
   if (r->scmp)
     {
-      r->audit = audit_open ();
-      r->kmsg = kmsg_open ();
+      r->audit = lab_seccomp_kills_open_audit ();
+      r->kmsg = lab_seccomp_kills_open_kmsg ();
     }
   if (spec->samples_path)
     {
@@ -798,12 +714,11 @@ run_point (struct run *r, lab_error_t *err)
     return -1;
   if (lab_cgroup_read_stats (r->cg, &r->res->cg, err) < 0)
     return -1;
-  if (WIFSIGNALED (wstatus) && WTERMSIG (wstatus) == SIGSYS)
-    {
-      if (r->audit < 0 || !audit_find_kill (r->audit, (pid_t) r->res->host_pid, r->res))
-        if (r->kmsg >= 0)
-          kmsg_find_kill (r->kmsg, (pid_t) r->res->host_pid, r->res);
-    }
+  /* Every seccomp kill inside, the top command's included (its syscall). */
+  if (r->audit >= 0 || r->kmsg >= 0)
+    lab_seccomp_kills_collect (r->audit, r->kmsg, r->ses, (pid_t) r->res->host_pid,
+                               WIFSIGNALED (wstatus) && WTERMSIG (wstatus) == SIGSYS, r->res);
+  r->res->kills_attributed = r->ses != LAB_AUDIT_SES_NONE;
   lab_sandbox_classify (wstatus, timed_out, r->res);
   if (lab_signals_caught ())
     return lab_error (err, 0, "interrupted by signal SIG%s", sigabbrev_np (lab_signals_caught ()));
@@ -814,7 +729,7 @@ int
 lab_sandbox_run (const struct lab_sandbox_spec *spec, struct lab_sandbox_result *res, lab_error_t *err)
 {
   struct run r = { .spec = spec, .res = res, .pidfd = -1, .kmsg = -1, .audit = -1, .go = { -1, -1 },
-                   .fail = { -1, -1 }, .report = { -1, -1 }, .notify_fd = -1, .wpidfd = -1, .proc_fd = -1 };
+                   .fail = { -1, -1 }, .report = { -1, -1 }, .notify_fd = -1, .wpidfd = -1, .proc_fd = -1, .ses = LAB_AUDIT_SES_NONE };
   result_init (res);
   if (spec->argv == NULL || spec->argv[0] == NULL || spec->argv[0][0] != '/')
     return lab_error (err, EINVAL, "sandbox `%s`: the command must be an absolute path", spec->name);
@@ -926,6 +841,25 @@ lab_sandbox_result_to_json (const struct lab_sandbox_spec *spec, const struct la
     }
   else
     json_object_object_add (sc, "violation", NULL);
+  if (scmp && !spec->seccomp_log)
+    {
+      /* Every process seccomp killed inside (a child, a strace) - even when
+         the top command lived on; `attributed` false: the top only was seen. */
+      struct json_object *ka = json_object_new_array ();
+      for (int i = 0; i < res->n_kills; i++)
+        {
+          struct json_object *k = json_object_new_object ();
+          json_object_object_add (k, "pid", json_object_new_int (res->kills[i].pid));
+          json_object_object_add (k, "comm", json_object_new_string (res->kills[i].comm));
+          json_object_object_add (k, "syscall", res->kills[i].name[0] ? json_object_new_string (res->kills[i].name) : NULL);
+          json_object_object_add (k, "nr", json_object_new_int (res->kills[i].nr));
+          json_object_object_add (k, "top", json_object_new_boolean (res->kills[i].pid == res->host_pid));
+          json_object_array_add (ka, k);
+        }
+      json_object_object_add (sc, "kills", ka);
+      json_object_object_add (sc, "kills_dropped", json_object_new_int (res->kills_dropped));
+      json_object_object_add (sc, "kills_attributed", json_object_new_boolean (res->kills_attributed));
+    }
   if (spec->seccomp_log)
     {
       struct json_object *a = json_object_new_array ();

@@ -56,6 +56,16 @@ struct lab_sandbox_spec
   struct lab_companion *companion; /* stepped from the wait loop (companion.h); NULL = none */
 };
 
+/* A process of the sandbox a seccomp KILL action killed (seccomp-kills.h). */
+struct lab_seccomp_kill
+{
+  int pid;        /* host pid */
+  int nr;         /* syscall number */
+  char name[64];  /* its name, "" if unknown */
+  char comm[32];  /* the process's comm */
+};
+#define LAB_SECCOMP_KILLS_MAX 16
+
 struct lab_sandbox_result
 {
   enum lab_status status;
@@ -82,6 +92,9 @@ struct lab_sandbox_result
   uint32_t syscalls_arch;         /* seccomp_log: audit arch of those numbers */
   char warnings[512];             /* e.g. an rlimit clamped to what the harness may grant */
   char harness_cpus[128];         /* where the harness (sampler) ran; "" = not moved */
+  struct lab_seccomp_kill kills[LAB_SECCOMP_KILLS_MAX]; /* every process seccomp killed, the top included */
+  int n_kills, kills_dropped;     /* kills[] used; more kills than it holds */
+  int kills_attributed;           /* 1: the audit session tagged the whole sandbox; 0: the top only */
 };
 
 /* What a progress display may show of the running command: called from the
