@@ -13,6 +13,7 @@
 #include <unistd.h>
 
 #include "commands.h"
+#include "json-util.h"
 #include "seccomp-cache.h"
 #include "seccomp-profile.h"
 #include "utils.h"
@@ -57,7 +58,9 @@ make_key (const char *path, uint64_t caps, uint64_t key[2])
 
   key[0] = 0xcbf29ce484222325ULL;
   key[1] = 0x84222325cbf29ce4ULL;
-  if (lab_read_file (path, &text, &len, &e) < 0)
+  /* Regular files only, capped: a FIFO or /dev/zero must not hang here (the
+     parse then refuses it with the reason). */
+  if (lab_read_regular_file (path, LAB_JSON_INPUT_MAX, &text, &len, &e) < 0)
     {
       lab_error_release (&e);
       key[0] = key[1] = 0;
