@@ -299,11 +299,12 @@ plots_section (FILE *f, struct json_object *manifest, const char *exp)
     }
 }
 
-/* Links to points/<exp>-* files: JSON, histograms (.hgrm), stdout and stderr. */
+/* Links to points/<exp>-* files, one row per point: its JSON, histogram
+   (.hgrm), samples, stdout and stderr, whatever exists. */
 static void
 raw_section (FILE *f, const char *dir, const char *exp)
 {
-  char path[4096], prefix[256];
+  char path[4096], prefix[256], cur[256] = "";
   struct dirent **names = NULL;
   int n, shown = 0;
 
@@ -312,24 +313,31 @@ raw_section (FILE *f, const char *dir, const char *exp)
   n = scandir (path, &names, NULL, alphasort);
   for (int i = 0; i < n; i++)
     {
-      const char *d = names[i]->d_name;
-      if (strncmp (d, prefix, strlen (prefix)) == 0 && d[0] != '.' && !strstr (d, ".tmp"))
+      const char *d = names[i]->d_name, *dot = strchr (d, '.');
+      if (strncmp (d, prefix, strlen (prefix)) == 0 && dot && !strstr (d, ".tmp"))
         {
           if (shown++ == 0)
-            fputs ("<details><summary>Raw files of every point (JSON, histograms .hgrm, stdout .out, stderr .err)"
-                   "</summary>\n<p>",
+            fputs ("<details><summary>Raw files of every point (JSON, .hgrm histograms, samples, stdout, stderr)"
+                   "</summary>\n<table>\n",
                    f);
+          if (strncmp (cur, d, (size_t) (dot - d)) || cur[dot - d] != '\0')
+            {
+              snprintf (cur, sizeof (cur), "%.*s", (int) (dot - d), d);
+              fputs (shown > 1 ? "</td></tr>\n<tr><td>" : "<tr><td>", f);
+              text (f, cur);
+              fputs ("</td><td>", f);
+            }
           fputs ("<a href=\"points/", f);
           text (f, d);
           fputs ("\">", f);
-          text (f, d);
+          text (f, dot + 1);
           fputs ("</a> ", f);
         }
       free (names[i]);
     }
   free (names);
   if (shown)
-    fputs ("</p></details>\n", f);
+    fputs ("</td></tr>\n</table></details>\n", f);
 }
 
 static void
