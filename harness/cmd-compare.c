@@ -7,6 +7,7 @@
 
 #include "commands.h"
 #include "compare.h"
+#include "utils.h"
 
 static void
 usage (FILE *f)
@@ -73,6 +74,8 @@ cmd_compare (int argc, char **argv)
       fprintf (stderr, "lab compare: expected two results directories, DIR_A and DIR_B (see `lab compare --help`)\n");
       return 2;
     }
+  if (out && lab_mkdir_p (out, 0755, &err) < 0)
+    return lab_error_report (&err);
   ret = lab_compare (argv[optind], argv[optind + 1], out ? out : argv[optind + 1], &o, stdout, &err);
   if (ret < 0)
     return lab_error_report (&err);

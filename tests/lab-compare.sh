@@ -44,9 +44,9 @@ grep -q REGRESSION "$T/slow50.out" || fail "regression not named: $(cat "$T/slow
 "$LAB" compare "$T/a" "$T/slow" --fail-above 100 > /dev/null || fail "--fail-above 100 with a 91% slowdown must pass"
 grep -q '[*][*]regression' "$T/slow/compare.md" && fail "compare.md of the last (passing) compare names a regression"
 
-"$LAB" compare "$T/a" "$T/fast" --fail-above 1 --out "$T" > "$T/fast.out" || fail "faster must not fail: exit $?"
+"$LAB" compare "$T/a" "$T/fast" --fail-above 1 --out "$T/new/dir" > "$T/fast.out" || fail "faster must not fail: exit $?"
 grep -q 'wall_s .* faster' "$T/fast.out" || fail "2x faster not marked faster: $(cat "$T/fast.out")"
-[ -s "$T/compare.html" ] || fail "--out DIR: no compare.html there"
+[ -s "$T/new/dir/compare.html" ] || fail "--out DIR (created): no compare.html there"
 
 "$LAB" compare "$T/a" "$T/near" > "$T/near.out"
 grep -q 'wall_s .* slower' "$T/near.out" || fail "18% apart beyond spread, default threshold 10: $(cat "$T/near.out")"
