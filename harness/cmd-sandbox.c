@@ -96,8 +96,11 @@ parse_pids (const char *s, int64_t *out, lab_error_t *err)
   char *end;
   errno = 0;
   long long v = strtoll (s, &end, 10);
-  if (errno || end == s || *end || v <= 0)
+  if (errno || end == s || *end || v <= 0 || s[0] < '0' || s[0] > '9')
     return lab_usage_error (err, "`--pids-max`: expected a positive integer or `max`, got `%s`", s);
+  if (v > LAB_PIDS_MAX)
+    return lab_usage_error (err, "`--pids-max`: %s is above the largest value %d (use `max` for no limit)", s,
+                            LAB_PIDS_MAX);
   *out = v;
   return 0;
 }

@@ -45,8 +45,6 @@ static const struct
 };
 #undef RL
 
-/* The kernel's PID_MAX_LIMIT on 64-bit: pids.max above it means nothing. */
-#define LAB_PIDS_MAX 4194304
 /* cgroup cpu.max quota: the kernel refuses more than about 2^44 ns. */
 #define LAB_CPU_QUOTA_MAX ((1LL << 44) / 1000)
 

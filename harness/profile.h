@@ -19,6 +19,8 @@
 
 #define LAB_LIMIT_UNSET (-1)  /* a limit the profile leaves alone */
 #define LAB_LIMIT_MAX INT64_MAX /* "max": explicitly unlimited */
+/* The kernel's PID_MAX_LIMIT on 64-bit: a pids.max above it means nothing. */
+#define LAB_PIDS_MAX 4194304
 
 struct lab_limits
 {

@@ -5,7 +5,8 @@
 # >1 MiB file as a profile, pids.max 2^63 and above the kernel's limit, integers json-c would
 # clamp (2^64 as a seccomp argument, errnoRet 2^63, memory.max 10^23), a NUL in a hostname or
 # a key, invalid UTF-8, "1e3M"/"1.3K"/"0x10" sizes, --stack 1e3M in lab and in a workload,
-# --out "", --profile "", --scale 1,,2 / ,1 / 1, , --variants coro, , --repeat 1e3.  Each runs
+# --pids-max 2^63-1, a FIFO as meta.json for --resume, --out "", --profile "", --scale 1,,2 /
+# ,1 / 1, , --variants coro, , --repeat 1e3.  Each runs
 # under `timeout 20` so a hang fails the entry instead of the suite.  Controls: --stack 1.5M
 # is accepted by lab and by the workload alike (it used to be refused by every workload).
 set -u
@@ -80,6 +81,9 @@ check "--stack: bad size \`1e3M\`" $R --stack 1e3M --out "$T/r"
 check "--stack: bad size \`1.3K\`" $R --stack 1.3K --out "$T/r"
 check "--stack: \`1K\` is out of range" $R --stack 1K --out "$T/r"
 check "--memory-max: bad size \`1e3M\`" $LAB sandbox --memory-max 1e3M -- true
+check "\`--pids-max\`: 9223372036854775807 is above the largest value 4194304" $LAB sandbox --pids-max 9223372036854775807 -- true
+mkdir -p "$T/fifo-run" && mkfifo "$T/fifo-run/meta.json"
+check "meta.json\` is a FIFO" $LAB run --resume "$T/fifo-run"
 check "option \`--stack\`: bad size \`1e3M\`" "$B/bin/wl-spawn" --variant pthread --n 10 --stack 1e3M
 check "option \`--stack\`: \`1K\` is below 4096" "$B/bin/wl-spawn" --variant pthread --n 10 --stack 1K
 [ -e "$T/r" ] && { echo "FAIL: a refused run created $T/r"; fails=$((fails + 1)); }
