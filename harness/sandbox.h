@@ -17,8 +17,10 @@
  *      seccomp filter (last step), execs;
  *   5. the parent samples /proc/<pid>/status (VmRSS, VmSize, VmSwap; summed over
  *      the cgroup's processes but init) and cgroup memory every sample_ms,
- *      enforces the timeout (kills the whole cgroup), reaps init with wait4
- *      (rusage of init and the workload it reaped);
+ *      enforces the timeout (kills the whole cgroup), steps the point's
+ *      companion if it has one (spec->companion: a client started in a
+ *      sibling cgroup once the workload prints @lab-ready, companion.h),
+ *      reaps init with wait4 (rusage of init and the workload it reaped);
  *   6. reads the cgroup's figures, classifies the end by the workload's
  *      status (init's own when init was killed) (ok, oom, timeout,
  *      seccomp, crashed), kills what is left, removes the cgroup - also on
