@@ -22,6 +22,7 @@
 #include <unistd.h>
 
 #include "catalog.h"
+#include "companion.h"
 #include "commands.h"
 #include "meta.h"
 #include "plot.h"
@@ -693,6 +694,15 @@ cmd_run (int argc, char **argv)
     {
       profile_cache_free (&pc);
       return lab_error_report (&err);
+    }
+  for (int e = 0; e < o.n_exps; e++) /* a point's client checks its options (companion.h) */
+    {
+      const struct lab_companion_ops *co = lab_experiment_companion (o.exps[e]);
+      if (co && co->check && co->check (o.wl_opts, &err) < 0)
+        {
+          profile_cache_free (&pc);
+          return lab_error_report (&err);
+        }
     }
   if (make_out_dir (&o, resuming, cmdline, &err) < 0)
     {

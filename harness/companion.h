@@ -83,6 +83,7 @@ struct lab_companion
 };
 
 /* What an experiment with a companion provides (catalog.c `companions`).
+   check: the --opt values as a whole, before the run.
    plan: fills `spec` for the point (commands, cpus; strings it owns stay
    valid until the next plan) and the server's cpuset (NULL = the profile's);
    may run other sandboxes first (echo's rate calibration).
@@ -93,6 +94,9 @@ struct lab_point;
 struct lab_profile;
 struct lab_companion_ops
 {
+  /* Options that only make sense together (`lab run` checks them before
+     the run starts; a usage error exits 2); NULL = none. */
+  int (*check) (char *const *wl_opts, lab_error_t *err);
   int (*plan) (const struct lab_point *pt, const char *dir, const struct lab_profile *profile, double timeout_s,
                struct lab_companion_spec *spec, const char **server_cpus, lab_error_t *err);
   struct json_object *(*judge) (const struct lab_companion *c, const struct lab_point *pt, const char *dir,

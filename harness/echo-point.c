@@ -52,21 +52,22 @@ static struct
 static int calibrating;
 
 static const char *
-opt (const struct lab_point *pt, const char *key, const char *def)
+opts_get (char *const *wl_opts, const char *key, const char *def)
 {
   size_t k = strlen (key);
   const char *v = def;
-  for (char *const *kv = pt->wl_opts; kv && *kv; kv++)
+  for (char *const *kv = wl_opts; kv && *kv; kv++)
     if (strncmp (*kv, key, k) == 0 && (*kv)[k] == '=')
       v = *kv + k + 1; /* the last one given wins, as in the workload */
   return v;
 }
 
+#define opt(pt, key, def) opts_get ((pt)->wl_opts, (key), (def))
+
 static int
-opt_num (const struct lab_point *pt, const char *key, double def, double min, double max, double *out,
-         lab_error_t *err)
+opts_num (char *const *wl_opts, const char *key, double def, double min, double max, double *out, lab_error_t *err)
 {
-  const char *s = opt (pt, key, NULL);
+  const char *s = opts_get (wl_opts, key, NULL);
   char *end = NULL;
   if (s == NULL)
     {
@@ -191,6 +192,31 @@ calibrate (const struct lab_point *pt, const char *dir, const struct lab_profile
   return r;
 }
 
+/* The options that must agree with each other or name real CPUs: checked
+   by `lab run` before anything runs (exit 2), and again by each plan. */
+static int
+echo_check (char *const *wl_opts, double *rate, double *warm, double *phase, double *size, lab_error_t *err)
+{
+  const char *proto = opts_get (wl_opts, "proto", "echo"), *client = opts_get (wl_opts, "client", "loadgen");
+  const char *sc = opts_get (wl_opts, "server_cpus", NULL), *cc = opts_get (wl_opts, "client_cpus", NULL);
+  if (strcmp (client, "wrk") == 0 && strcmp (proto, "http") != 0)
+    return lab_usage_error (err, "--opt client=wrk needs --opt proto=http (wrk speaks HTTP only)");
+  if (opts_num (wl_opts, "rate", -1, 1, 1e8, rate, err) < 0 || opts_num (wl_opts, "warmup_s", 1, 0, 600, warm, err) < 0
+      || opts_num (wl_opts, "phase_s", 2, 0.1, 600, phase, err) < 0
+      || opts_num (wl_opts, "size", 64, 1, 65536, size, err) < 0)
+    return -1;
+  if ((sc && check_cpus ("server_cpus", sc, err) < 0) || (cc && check_cpus ("client_cpus", cc, err) < 0))
+    return -1;
+  return 0;
+}
+
+static int
+echo_precheck (char *const *wl_opts, lab_error_t *err)
+{
+  double r, w, p, s;
+  return echo_check (wl_opts, &r, &w, &p, &s, err);
+}
+
 static int
 echo_plan (const struct lab_point *pt, const char *dir, const struct lab_profile *profile, double timeout_s,
            struct lab_companion_spec *spec, const char **server_cpus, lab_error_t *err)
@@ -200,16 +226,10 @@ echo_plan (const struct lab_point *pt, const char *dir, const struct lab_profile
   double rate, warm, phase, size;
   long ncpu = sysconf (_SC_NPROCESSORS_ONLN);
 
-  if (strcmp (client, "wrk") == 0 && strcmp (proto, "http") != 0)
-    return lab_usage_error (err, "--opt client=wrk needs --opt proto=http (wrk speaks HTTP only)");
+  if (echo_check (pt->wl_opts, &rate, &warm, &phase, &size, err) < 0)
+    return -1;
   if (wrk && access (WRK_PATH, X_OK) < 0)
     return lab_error (err, errno, "--opt client=wrk: `%s` (Debian package wrk; `make deps` installs it)", WRK_PATH);
-  if (opt_num (pt, "rate", -1, 1, 1e8, &rate, err) < 0 || opt_num (pt, "warmup_s", 1, 0, 600, &warm, err) < 0
-      || opt_num (pt, "phase_s", 2, 0.1, 600, &phase, err) < 0 || opt_num (pt, "size", 64, 1, 65536, &size, err) < 0)
-    return -1;
-  if ((opt (pt, "server_cpus", NULL) && check_cpus ("server_cpus", opt (pt, "server_cpus", NULL), err) < 0)
-      || (opt (pt, "client_cpus", NULL) && check_cpus ("client_cpus", opt (pt, "client_cpus", NULL), err) < 0))
-    return -1;
   if (calibrating)
     {
       rate = 0;
@@ -362,4 +382,4 @@ echo_judge (const struct lab_companion *c, const struct lab_point *pt, const cha
   return figs;
 }
 
-const struct lab_companion_ops lab_echo_companion = { echo_plan, echo_judge };
+const struct lab_companion_ops lab_echo_companion = { echo_precheck, echo_plan, echo_judge };

@@ -7,7 +7,7 @@
 # recorded status with its reason and the run going on: a count over
 # RLIMIT_NOFILE (limit), a server that never gets ready (timeout), a server
 # crash mid-run (crashed, client reaped), a port in use, a client that cannot
-# connect, the client killed mid-run.  After each run and after SIGINT to the
+# connect, the client killed mid-run; contradictory or bad options (exit 2).  After each run and after SIGINT to the
 # harness mid-point: no cgroup of that harness left, no server or client
 # process of it alive (checked by pid: other runs share this machine).
 set -u
@@ -31,6 +31,14 @@ no_leftovers() {
 descendants() {
   for c in $(cat /proc/$1/task/*/children 2>/dev/null); do echo "$c"; descendants "$c"; done
 }
+
+# --- bad input: exit 2 naming the option, before any directory is made ------
+for bad in "client=wrk" "server_cpus=99" "phase_s=abc" "rate=0" "proto=smtp"; do
+  msg=$("$LAB" run echo --scale 100 --opt $bad --out "$T/bad" 2>&1); rc=$?
+  [ $rc -eq 2 ] || fail "--opt $bad: exit $rc, not 2"
+  echo "$msg" | grep -q "${bad%%=*}" || fail "--opt $bad: the message does not name it: $msg"
+  [ ! -e "$T/bad" ] || fail "--opt $bad: a run directory was made"
+done
 
 # --- every variant ok -------------------------------------------------------
 OUT="$T/ok"
