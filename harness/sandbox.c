@@ -781,6 +781,7 @@ namespaces_json (int flags)
   static const struct { int flag; const char *name; } ns[] = {
     { CLONE_NEWPID, "pid" }, { CLONE_NEWNS, "mount" }, { CLONE_NEWNET, "network" },
     { CLONE_NEWIPC, "ipc" }, { CLONE_NEWUTS, "uts" }, { CLONE_NEWCGROUP, "cgroup" },
+    { CLONE_NEWUSER, "user" },
   };
   struct json_object *a = json_object_new_array ();
   for (size_t i = 0; i < ARRAY_SIZE (ns); i++)
@@ -825,7 +826,7 @@ lab_sandbox_result_to_json (const struct lab_sandbox_spec *spec, const struct la
   json_object_object_add (o, "cgroup", cg);
   if (p)
     {
-      json_object_object_add (o, "namespaces", namespaces_json (p->clone_flags));
+      json_object_object_add (o, "namespaces", namespaces_json (p->clone_flags | (p->sec.user ? CLONE_NEWUSER : 0)));
       json_object_object_add (o, "hostname", json_object_new_string (p->hostname ? p->hostname : "lab"));
     }
   struct json_object *sc = json_object_new_object ();

@@ -34,6 +34,7 @@ fi
 want=$(sed -n 's/^CapEff:[[:space:]]*//p' "$TMP/user.out")
 [ "$want" = 00000000a00425fb ] || fail "CapEff in the user namespace is $want, not the default profile's"
 json_has "$TMP/user.out.json" status '"ok"' || fail "point status is not ok"
+tr -d ' \n' <"$TMP/user.out.json" | grep -q '"namespaces":\[[^]]*"user"' || fail "the point JSON does not list the user namespace"
 
 # Control: without a user namespace the same write is root's on the host.
 printf '{ "name": "nouser", "writable": ["%s/rw"] }\n' "$TMP" >"$TMP/nouser.json"
