@@ -225,6 +225,39 @@ lab_cg_remove_tree (const char *dir, lab_error_t *err)
   return lab_cg_rmdir_wait (dir, err);
 }
 
+/* The root (4th field of /proc/self/mountinfo) of the cgroup mount that
+   holds `ctl` (v1: a `cgroup` mount whose options name it; "": the cgroup2
+   mount at /sys/fs/cgroup or /sys/fs/cgroup/unified); -1 when not found. */
+static int
+mount_root (const char *ctl, char *out, size_t len)
+{
+  cleanup_file FILE *f = fopen ("/proc/self/mountinfo", "re");
+  char line[PATH_MAX * 2 + 512];
+  if (f == NULL)
+    return -1;
+  while (fgets (line, sizeof line, f))
+    {
+      char root[PATH_MAX], mnt[PATH_MAX], fstype[64], opts[512];
+      char *dash = strstr (line, " - ");
+      if (dash == NULL || sscanf (line, "%*s %*s %*s %4095s %4095s", root, mnt) != 2
+          || sscanf (dash + 3, "%63s %*s %511s", fstype, opts) != 2)
+        continue;
+      int hit = 0;
+      if (ctl[0] == '\0')
+        hit = strcmp (fstype, "cgroup2") == 0
+              && (strcmp (mnt, "/sys/fs/cgroup") == 0 || strcmp (mnt, "/sys/fs/cgroup/unified") == 0);
+      else if (strcmp (fstype, "cgroup") == 0)
+        for (char *save, *t = strtok_r (opts, ",", &save); t; t = strtok_r (NULL, ",", &save))
+          hit |= strcmp (t, ctl) == 0;
+      if (hit)
+        {
+          snprintf (out, len, "%s", root);
+          return 0;
+        }
+    }
+  return -1;
+}
+
 int
 lab_cg_self_path (const char *ctl, char *out, size_t len)
 {
@@ -254,6 +287,15 @@ lab_cg_self_path (const char *ctl, char *out, size_t len)
         }
       if (match)
         {
+          char root[PATH_MAX];
+          size_t rl;
+          /* Inside a container whose cgroup hierarchy is mounted at its own
+             group (e.g. podman on v1 with the host's cgroup namespace), the
+             path is the host's and the mount's root is that group: strip the
+             mount root so the path is relative to what we see mounted. */
+          if (mount_root (ctl, root, sizeof root) == 0 && strcmp (root, "/") != 0
+              && strncmp (path, root, rl = strlen (root)) == 0 && (path[rl] == '/' || path[rl] == '\0'))
+            path = path[rl] ? path + rl : "/";
           snprintf (out, len, "%s", path);
           return 0;
         }
