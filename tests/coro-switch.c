@@ -183,6 +183,19 @@ pinger (void *arg)
   coro_wg_done (&wg);
 }
 
+/* Both pingers are spawned from one coroutine on the only worker, so neither
+   runs before the other exists: spawned from the main thread, the worker
+   could start `a` (and let it yield to nobody) before `b` was spawned, when
+   the main thread is preempted between the two spawns on a loaded host. */
+static int spawn_rc[2];
+
+static void
+spawn_pingers (void *arg)
+{
+  spawn_rc[0] = coro_spawn (pinger, "a");
+  spawn_rc[1] = coro_spawn (pinger, "b");
+}
+
 static void
 test_yield_alternates (void **state)
 {
@@ -190,9 +203,10 @@ test_yield_alternates (void **state)
   struct coro_config cfg = { .workers = 1 };
   assert_int_equal (coro_runtime_start (&cfg, err, sizeof err), 0);
   coro_wg_add (&wg, 2);
-  assert_int_equal (coro_spawn (pinger, "a"), 0);
-  assert_int_equal (coro_spawn (pinger, "b"), 0);
+  assert_int_equal (coro_spawn (spawn_pingers, NULL), 0);
   coro_wg_wait (&wg);
+  assert_int_equal (spawn_rc[0], 0);
+  assert_int_equal (spawn_rc[1], 0);
   coro_runtime_stop ();
   order[norder] = 0;
   assert_string_equal (order, "abababababababab");
