@@ -34,7 +34,7 @@ usage (FILE *f)
            "options:\n"
            "  --profile FILE      sandbox profile (default: containers/default.json)\n"
            "  --memory-max SIZE   memory limit, e.g. 512M, 2G or max\n"
-           "  --pids-max N        task limit (N or max)\n"
+           "  --pids-max N        task limit (N, max, or auto: the host's pids less a reserve)\n"
            "  --cpus LIST         CPU set, e.g. 0 or 0-1\n"
            "  --seccomp FILE      seccomp profile (Docker format) instead of the profile's\n"
            "  --seccomp-log       enforce nothing; record every syscall the command makes\n"
@@ -93,11 +93,16 @@ parse_pids (const char *s, int64_t *out, lab_error_t *err)
       *out = LAB_LIMIT_MAX;
       return 0;
     }
+  if (strcmp (s, "auto") == 0)
+    {
+      *out = lab_pids_auto ();
+      return 0;
+    }
   char *end;
   errno = 0;
   long long v = strtoll (s, &end, 10);
   if (errno || end == s || *end || v <= 0 || s[0] < '0' || s[0] > '9')
-    return lab_usage_error (err, "`--pids-max`: expected a positive integer or `max`, got `%s`", s);
+    return lab_usage_error (err, "`--pids-max`: expected a positive integer, `max` or `auto`, got `%s`", s);
   if (v > LAB_PIDS_MAX)
     return lab_usage_error (err, "`--pids-max`: %s is above the largest value %d (use `max` for no limit)", s,
                             LAB_PIDS_MAX);

@@ -108,6 +108,22 @@ get_count_or_max (struct json_object *obj, const char *parent, const char *key, 
   return lab_json_type_error (path, "a non-negative integer or \"max\"", v, err);
 }
 
+/* pids.max: an integer, "max", or "auto" (the host's pids less a reserve). */
+static int
+get_pids_max (struct json_object *limits, int64_t *out, lab_error_t *err)
+{
+  struct json_object *v;
+  if (json_object_object_get_ex (limits, "pids.max", &v) && json_object_is_type (v, json_type_string)
+      && strcmp (json_object_get_string (v), "auto") == 0)
+    {
+      *out = lab_pids_auto ();
+      return 0;
+    }
+  if (v && json_object_is_type (v, json_type_string) && strcmp (json_object_get_string (v), "max") != 0)
+    return lab_json_type_error ("limits.pids.max", "a non-negative integer, \"max\" or \"auto\"", v, err);
+  return get_count_or_max (limits, "limits", "pids.max", LAB_PIDS_MAX, out, err);
+}
+
 static int
 check_cpu (const char *path, int64_t quota, int64_t period, lab_error_t *err)
 {
@@ -255,7 +271,7 @@ parse_limits (struct json_object *root, struct lab_limits *l, lab_error_t *err)
       || get_size (limits, "limits", "memory.max", &l->memory_max, err) < 0
       || get_size (limits, "limits", "memory.high", &l->memory_high, err) < 0
       || get_size (limits, "limits", "memory.swap.max", &l->memory_swap_max, err) < 0
-      || get_count_or_max (limits, "limits", "pids.max", LAB_PIDS_MAX, &l->pids_max, err) < 0
+      || get_pids_max (limits, &l->pids_max, err) < 0
       || parse_cpu_max (limits, l, err) < 0 || parse_cpuset (limits, l, err) < 0)
     return -1;
   if (l->memory_max != LAB_LIMIT_UNSET && l->memory_max < (1 << 20))

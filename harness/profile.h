@@ -62,4 +62,8 @@ void lab_profile_free (struct lab_profile *p);
 /* Writes the profile as a JSON object (for the point JSON): returns a json_object*. */
 struct json_object *lab_profile_to_json (const struct lab_profile *p);
 
+/* pids.max "auto" (pids-auto.c): min(kernel.pid_max, kernel.threads-max)
+   minus a reserve of max(1024, 1/8) left to the host. */
+int64_t lab_pids_auto (void);
+
 #endif
