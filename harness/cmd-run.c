@@ -649,10 +649,6 @@ cmd_run (int argc, char **argv)
   char *orig_cmd[256], cmdline[1024] = "lab";
   int orig_n = 0;
 
-  /* Signals are events from here on (signals.h): a run stopped by one keeps
-     its finished points and says how to resume. */
-  if (lab_signals_init (&err) < 0)
-    return lab_error_report (&err);
   /* As typed, for the lock (a second run names who holds the directory). */
   for (int i = 0; i < argc; i++)
     snprintf (cmdline + strlen (cmdline), sizeof (cmdline) - strlen (cmdline), " %s", argv[i]);

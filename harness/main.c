@@ -13,6 +13,7 @@
 
 #include "cgroup.h"
 #include "commands.h"
+#include "signals.h"
 #include "utils.h"
 
 static const struct
@@ -60,6 +61,10 @@ main (int argc, char **argv)
     if (strcmp (argv[1], commands[i].name) == 0)
       {
         lab_error_t err = NULL;
+        /* Signals are events from here on (signals.h): whatever the command
+           creates, it removes before it exits 128+N. */
+        if (lab_signals_init (&err) < 0)
+          return lab_error_report (&err);
         /* What a SIGKILLed harness left goes first, whatever the command. */
         lab_cgroup_remove_stale ();
         int rc = commands[i].fn (argc - 1, argv + 1);
@@ -69,6 +74,14 @@ main (int argc, char **argv)
             if (rc == 0)
               rc = lab_error_report (&err);
             lab_error_release (&err);
+          }
+        /* A command that finished before it looked at a signal taken
+           meanwhile (doctor, list, plot) still ends as interrupted. */
+        int sig = lab_signals_poll ();
+        if (sig && rc != 128 + sig)
+          {
+            fprintf (stderr, "lab: %s: interrupted by signal SIG%s\n", argv[1], sigabbrev_np (sig));
+            rc = 128 + sig;
           }
         return rc;
       }
