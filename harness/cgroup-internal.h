@@ -97,8 +97,9 @@ int lab_cg_v1_freeze (const char *freezer_dir, int freeze);
    or -1 where unavailable (then going on without it). */
 int lab_cg_sweep_lock (void);
 void lab_cg_sweep_unlock (int fd);
-/* Opens and flocks `dir` (a `lab-<pid>` the harness made): the fd to keep
-   open while the group lives, or -1. */
+/* Opens `dir` (a `lab-<pid>` the harness made) and takes a record lock on
+   it: the fd to keep open while the group lives (closing any fd of `dir`
+   drops the lock), or -1. */
 int lab_cg_hold (const char *dir);
 /* Removes the `lab-<N>` groups under `parent` that no live harness holds,
    saying so on stderr; `ctl` names the hierarchy in the message ("" on v2). */

@@ -2,13 +2,19 @@
  * cgroup-stale.c - which `lab-<N>` groups belong to a live harness, and the
  * removal of the others (what a SIGKILLed harness leaves behind).
  *
- * Liveness is a lock, not a pid.  A harness holds flock(LOCK_EX) on each of
- * its `lab-<pid>` directories (cgroupfs directories take flocks) from when it
- * creates them until it exits; the kernel drops the lock when the harness
- * dies, by SIGKILL too.  A `lab-<N>` whose lock can be taken has no harness,
- * whatever process has pid N now.  Making a directory and locking it are two
- * steps, so a harness does both under /run/lab/cgroups.lock (LOCK_EX), and a
- * sweep holds that lock too: a sweep never sees a new group before its lock.
+ * Liveness is a lock, not a pid.  A harness holds a POSIX record lock
+ * (fcntl F_SETLK, F_RDLCK) on each of its `lab-<pid>` directories (cgroupfs
+ * directories take them) from when it creates them until it exits; the
+ * kernel drops it when the harness dies, by SIGKILL too.  A sweep asks with
+ * F_GETLK whether anyone holds it: a `lab-<N>` nobody holds has no harness,
+ * whatever process has pid N now.  A record lock, not flock: it belongs to
+ * the process, so the sandbox's init and workload (clones holding copies of
+ * every fd until they close them) never keep a dead harness's groups alive.
+ * The price: the harness must never close another fd of its own `lab-<pid>`
+ * directory (that would drop the lock), so sweeps skip `lab-<own pid>`.
+ * Making a directory and locking it are two steps, so a harness does both
+ * under /run/lab/cgroups.lock (flock, LOCK_EX), and a sweep holds that lock
+ * too: a sweep never sees a new group before its lock.
  *
  * A harness built before this lock existed holds none.  Its group is kept
  * while pid N runs a program named `lab` that started before the group was
@@ -67,8 +73,9 @@ lab_cg_sweep_unlock (int fd)
 int
 lab_cg_hold (const char *dir)
 {
+  struct flock fl = { .l_type = F_RDLCK, .l_whence = SEEK_SET };
   int fd = open (dir, O_RDONLY | O_DIRECTORY | O_CLOEXEC);
-  if (fd >= 0 && flock (fd, LOCK_EX | LOCK_NB) < 0)
+  if (fd >= 0 && fcntl (fd, F_SETLK, &fl) < 0)
     {
       lab_warn ("cannot lock `%s`: %s", dir, strerror (errno));
       close (fd);
@@ -128,9 +135,10 @@ unlocked_harness_alive (pid_t pid, const struct stat *st)
 static int
 group_alive (int fd, pid_t pid)
 {
+  struct flock fl = { .l_type = F_WRLCK, .l_whence = SEEK_SET };
   struct stat st;
-  if (flock (fd, LOCK_EX | LOCK_NB) < 0)
-    return errno == EWOULDBLOCK;
+  if (fcntl (fd, F_GETLK, &fl) < 0 || fl.l_type != F_UNLCK)
+    return 1;
   return fstat (fd, &st) == 0 && unlocked_harness_alive (pid, &st);
 }
 
@@ -149,6 +157,8 @@ lab_cg_remove_stale_in (const char *parent, const char *mount, const char *ctl)
       if (*p == '\0' || strspn (p, "0123456789") != strlen (p))
         continue;
       pid_t pid = (pid_t) atol (p);
+      if (pid == getpid ())
+        continue; /* ours (or a dead namesake we adopt and remove at exit) */
       char dir[PATH_MAX * 2];
       snprintf (dir, sizeof dir, "%s/%s", parent, de->d_name);
       cleanup_close int fd = open (dir, O_RDONLY | O_DIRECTORY | O_CLOEXEC);

@@ -6,8 +6,8 @@
  * `lab-<pid>` under its OWN cgroup of that hierarchy (from /proc/self/cgroup)
  * and one `point-<id>` child per sandbox.  On v2 it first moves itself into
  * `lab-<pid>/harness` and enables the controllers in
- * `lab-<pid>/cgroup.subtree_control`.  It holds a flock on every `lab-<pid>`
- * it makes, for as long as it lives; sibling `lab-<N>` groups nobody holds -
+ * `lab-<pid>/cgroup.subtree_control`.  It holds a record lock on every
+ * `lab-<pid>` it makes, for as long as it lives; sibling `lab-<N>` groups nobody holds -
  * what a SIGKILLed harness leaves - are removed, with a message, the first
  * time it makes `lab-<pid>` in a hierarchy and at the start of every command
  * (lab_cgroup_remove_stale; liveness by lock: cgroup-stale.c).  It touches
@@ -43,7 +43,7 @@ struct lab_dir
   char mount[PATH_MAX];
   char rel[PATH_MAX];  /* relative path of lab-<pid> */
   char ctl[32];        /* a controller of the hierarchy, for messages */
-  int lock;            /* flock'd fd of lab-<pid>: this harness is alive */
+  int lock;            /* locked fd of lab-<pid>: this harness is alive */
 };
 
 static struct

@@ -160,6 +160,9 @@ lab_sandbox_child_main (void *arg)
   char c;
 
   prctl (PR_SET_PDEATHSIG, SIGKILL);
+  /* A harness that died before the prctl sends no signal: with this copy of
+     its end of `go` closed, the read below then sees EOF instead of hanging. */
+  close (a->go_wr_fd);
   /* Own session and process group: a terminal's signals to the harness's
      group do not reach the sandbox. */
   setsid ();

@@ -25,6 +25,7 @@ struct child_args
   int fail_fd, report_fd;
   int cg_fds[LAB_SANDBOX_MAX_CG_FDS]; /* written "0" into to join the point's cgroup */
   int n_cg_fds;
+  int go_wr_fd;           /* the harness's end of `go`: closed first, so EOF = harness gone */
   int proc_fd;            /* the harness's /proc: the workload reads its host pid there */
 };
 

@@ -480,6 +480,7 @@ start_child (struct run *r, lab_error_t *err)
   if (a.n_cg_fds < 0)
     return -1;
   a.go_fd = r->go[0];
+  a.go_wr_fd = r->go[1];
   a.fail_fd = r->fail[1];
   a.report_fd = r->report[1];
   a.proc_fd = r->proc_fd;

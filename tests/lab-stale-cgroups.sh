@@ -3,8 +3,9 @@
 # not from its pid.  `lab-<N>` groups (with a point inside) whose pid N is a
 # live process that is no harness - a reused pid - are removed by the next lab
 # command, whichever: doctor, list, plot, sandbox, run; each says so.  A
-# SIGKILLed harness's groups go at the next `lab list`.  The groups of a
-# live harness stay while it runs.
+# SIGKILLed harness's groups go at the very next `lab list`, even while its
+# sandbox's init (a clone holding copies of its fds) is still dying.  The
+# groups of a live harness (a sandbox; a run stopped between points) stay.
 . tests/helpers/sandbox-common.sh
 
 # The parent directories where this shell's harnesses make their lab-<pid>.
@@ -25,7 +26,7 @@ plant() {
 gone() { [ -z "$(find /sys/fs/cgroup -name "lab-$1" 2>/dev/null)" ]; }
 # check WHAT N LOG: lab-N is gone, and LOG says our command removed it
 check() {
-  gone "$2" || fail "$1: lab-$2 is still there: $(find /sys/fs/cgroup -name "lab-$2")"
+  gone "$2" || { cat "$3"; fail "$1: lab-$2 is still there: $(find /sys/fs/cgroup -name "lab-$2")"; }
   if grep -q "removed cgroup .*lab-$2. left by a killed harness (pid $2)" "$3"; then
     echo "$1: removed lab-$2"
   else
@@ -63,6 +64,21 @@ gone $live && fail "lab list removed the groups of a live harness (pid $live)"
 grep -q "lab-$live" "$TMP/live.err" && fail "lab list named a live harness's group: $(cat "$TMP/live.err")"
 wait $live || fail "the live harness failed after the sweep"
 gone $live || fail "lab-$live left after its harness ended"
+
+# A live `lab run` keeps its lock across points (the harness never drops it by
+# closing another fd of its group): stopped after two points, a sweep leaves
+# its groups alone, and it completes.
+"$LAB" run spawn --scale 1000,2000,3000 --out "$TMP/live-run" >"$TMP/live-run.log" 2>&1 & run=$!
+i=0
+while [ ! -s "$TMP/live-run/points/spawn-coro-n1000-r1.json" ] && [ $i -lt 300 ]; do sleep 0.1; i=$((i + 1)); done
+kill -STOP $run
+gone $run && { kill -CONT $run; fail "no lab-$run while the run is stopped between points"; }
+"$LAB" list >/dev/null 2>"$TMP/live-run.err"
+gone $run && { kill -CONT $run; fail "lab list removed the groups of a live lab run (pid $run)"; }
+kill -CONT $run
+wait $run || { cat "$TMP/live-run.log"; fail "the live run failed after the sweep"; }
+[ "$(grep -c ',ok,' "$TMP/live-run/summary.csv")" = 6 ] || fail "live run: $(cat "$TMP/live-run/summary.csv")"
+gone $run || fail "lab-$run left after its run ended"
 
 # A SIGKILLed harness: its groups stay until the next command.
 "$LAB" sandbox --json /dev/null -- /bin/sleep 30 & dead=$!
