@@ -37,7 +37,7 @@ start() {
     "$LAB" run --resume "$OUT" >>"$TMP/log" 2>&1 & pid=$!
   else
     # killed before it wrote meta.json: nothing to resume, start again
-    "$LAB" run spawn --scale $SCALE --out "$OUT" >>"$TMP/log" 2>&1 & pid=$!
+    "$LAB" run spawn --variants pthread,coro --scale $SCALE --out "$OUT" >>"$TMP/log" 2>&1 & pid=$!
   fi
   echo "started lab run, pid $pid"
 }

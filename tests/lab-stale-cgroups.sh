@@ -46,7 +46,7 @@ for cmd in doctor list plot sandbox run; do
   case $cmd in
     plot) "$LAB" plot "$TMP/not-a-run" >/dev/null 2>"$TMP/$cmd.err" ;;
     sandbox) "$LAB" sandbox --json /dev/null -- /bin/true 2>"$TMP/$cmd.err" || fail "lab sandbox failed" ;;
-    run) "$LAB" run spawn --variants pthread,coro --scale 1000 --variants coro --out "$TMP/run" >/dev/null 2>"$TMP/$cmd.err" \
+    run) "$LAB" run spawn --scale 1000 --variants coro --out "$TMP/run" >/dev/null 2>"$TMP/$cmd.err" \
            || { cat "$TMP/$cmd.err"; fail "lab run failed"; } ;;
     *) "$LAB" $cmd >/dev/null 2>"$TMP/$cmd.err" ;;
   esac
@@ -68,7 +68,7 @@ gone $live || fail "lab-$live left after its harness ended"
 # A live `lab run` keeps its lock across points (the harness never drops it by
 # closing another fd of its group): stopped after two points, a sweep leaves
 # its groups alone, and it completes.
-"$LAB" run spawn --scale 1000,2000,3000 --out "$TMP/live-run" >"$TMP/live-run.log" 2>&1 & run=$!
+"$LAB" run spawn --variants pthread,coro --scale 1000,2000,3000 --out "$TMP/live-run" >"$TMP/live-run.log" 2>&1 & run=$!
 i=0
 while [ ! -s "$TMP/live-run/points/spawn-coro-n1000-r1.json" ] && [ $i -lt 300 ]; do sleep 0.1; i=$((i + 1)); done
 kill -STOP $run
