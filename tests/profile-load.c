@@ -74,7 +74,9 @@ test_default_values (void **state)
   assert_string_equal (p.name, "default");
   assert_int_equal (p.limits.memory_max, 16LL << 30);
   assert_int_equal (p.limits.memory_swap_max, 0);
-  assert_true (p.limits.pids_max == LAB_LIMIT_MAX);
+  /* "auto": the host's pids less a reserve (pids-auto.c), never unlimited. */
+  assert_int_equal (p.limits.pids_max, lab_pids_auto ());
+  assert_true (p.limits.pids_max > 0 && p.limits.pids_max < LAB_LIMIT_MAX);
   assert_true (p.limits.cpu_quota_us == LAB_LIMIT_MAX);
   assert_int_equal (p.limits.cpu_period_us, 100000);
   assert_int_equal (p.limits.oom_group, 1);
