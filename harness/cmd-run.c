@@ -715,7 +715,13 @@ cmd_run (int argc, char **argv)
   }
   printf ("lab: results in %s\n", o.out);
   points = json_object_new_array ();
-  ret = lab_stdout_check (&err);
+  /* Signals are events from here on (signals.h): a run stopped by one keeps
+     its finished points and says how to resume.  Before, nothing needs
+     cleaning and a signal ends the harness at once (a hang on bad input stays
+     interruptible). */
+  ret = lab_signals_init (&err);
+  if (ret == 0)
+    ret = lab_stdout_check (&err);
   if (ret == 0)
     ret = run_points (&o, &pc, points, &n_run, &n_reused, &err);
   profile_cache_free (&pc);

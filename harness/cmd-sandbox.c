@@ -261,7 +261,8 @@ cmd_sandbox (int argc, char **argv)
   snprintf (name, sizeof name, "sandbox-%d", (int) getpid ());
   spec.name = name;
   struct lab_sandbox_result res;
-  if (lab_sandbox_run (&spec, &res, &err) < 0)
+  /* Signals are events from here on (signals.h). */
+  if (lab_signals_init (&err) < 0 || lab_sandbox_run (&spec, &res, &err) < 0)
     {
       rc = lab_error_report (&err);
       if (lab_signals_caught ())

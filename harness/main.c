@@ -61,10 +61,6 @@ main (int argc, char **argv)
     if (strcmp (argv[1], commands[i].name) == 0)
       {
         lab_error_t err = NULL;
-        /* Signals are events from here on (signals.h): whatever the command
-           creates, it removes before it exits 128+N. */
-        if (lab_signals_init (&err) < 0)
-          return lab_error_report (&err);
         /* What a SIGKILLed harness left goes first, whatever the command. */
         lab_cgroup_remove_stale ();
         int rc = commands[i].fn (argc - 1, argv + 1);
@@ -75,8 +71,8 @@ main (int argc, char **argv)
               rc = lab_error_report (&err);
             lab_error_release (&err);
           }
-        /* A command that finished before it looked at a signal taken
-           meanwhile (doctor, list, plot) still ends as interrupted. */
+        /* A signal taken (signals.h) that the command did not act on
+           still ends it as interrupted. */
         int sig = lab_signals_poll ();
         if (sig && rc != 128 + sig)
           {

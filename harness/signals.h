@@ -2,16 +2,18 @@
  * signals.h - the harness's signals as events of its main loop (after crun's
  * wait_for_process, which polls a signalfd beside its other fds).
  *
- * main.c, before any command runs, ignores SIGPIPE (a closed stdout is a
- * write error, EPIPE, like any other) and calls lab_signals_init(), which
- * blocks the signals that would end the harness (SIGINT, SIGTERM, SIGHUP,
- * SIGQUIT, SIGUSR1, SIGUSR2, SIGALRM, ...) and opens a signalfd for them.
+ * main.c ignores SIGPIPE for every command (a closed stdout is a write error,
+ * EPIPE, like any other).  `lab run` and `lab sandbox`, once their input is
+ * checked and just before they create anything to clean up (cgroups,
+ * sandboxes), call lab_signals_init(), which blocks the signals that would
+ * end the harness (SIGINT, SIGTERM, SIGHUP, SIGQUIT, SIGUSR1, SIGUSR2,
+ * SIGALRM, ...) and opens a signalfd for them.  Before that a signal ends the
+ * harness at once (nothing to clean; a hang on bad input stays interruptible).
  * Nothing runs in a signal handler: the sandbox's wait loop polls
  * lab_signals_fd(), and `lab run` calls lab_signals_poll() between points.
  * The first signal taken is kept (lab_signals_caught()); the command kills and
- * reaps its point, removes its cgroups and returns 128+signal; main.c turns a
- * signal a short command (doctor, list, plot) never looked at into 128+signal
- * too, after the command finished.
+ * reaps its point, removes its cgroups and returns 128+signal (main.c makes
+ * sure of the 128+signal).
  *
  * Children that exec something else than the sandbox (gnuplot) call
  * lab_signals_child_reset() first; the sandbox's own init and workload reset
