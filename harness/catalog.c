@@ -50,7 +50,7 @@ const struct lab_experiment lab_experiments[] = {
     "C3", switch_variants, NULL, switch_quick, switch_full, "containers/default.json", "round trips", 600,
     LAB_PLOT_WALL | LAB_PLOT_NS_PER_OP },
   { "memory", "N tasks parked alive: RSS, VSS, swap and cgroup memory (with kernel part) per task",
-    "C2", memory_variants, NULL, memory_quick, memory_full, "containers/default.json", "tasks", 600,
+    "C2", memory_variants, NULL, memory_quick, memory_full, "containers/memory.json", "tasks", 600,
     LAB_PLOT_MEM_PER_TASK },
   { "seccomp", "does a seccomp profile that denies openat also stop io_uring's openat? "
                "IORING_REGISTER_RESTRICTIONS does",

@@ -114,6 +114,7 @@ v2_read_stats (struct lab_cgroup *cg, struct lab_cgroup_stats *st)
   st->slab = lab_cg_read_key (d, "memory.stat", "slab");
   st->kernel = lab_cg_read_key (d, "memory.stat", "kernel");
   st->oom_kill = lab_cg_read_key (d, "memory.events", "oom_kill");
+  st->high_events = lab_cg_read_key (d, "memory.events", "high");
   st->cpu_usage_us = lab_cg_read_key (d, "cpu.stat", "usage_usec");
   st->nr_throttled = lab_cg_read_key (d, "cpu.stat", "nr_throttled");
   st->throttled_us = lab_cg_read_key (d, "cpu.stat", "throttled_usec");

@@ -35,6 +35,7 @@ struct lab_cgroup_stats
   int64_t swap_current, swap_peak;   /* v2 memory.swap.*; v1 memsw - mem */
   int64_t anon, file, kernel_stack, pagetables, sock, slab, kernel; /* memory.stat */
   int64_t oom_kill;                  /* memory.events oom_kill (v1: memory.oom_control) */
+  int64_t high_events;               /* v2 memory.events high: times memory.high throttled; v1 -1 */
   int64_t cpu_usage_us, nr_throttled, throttled_us;
   int64_t pids_current, pids_peak;
 };

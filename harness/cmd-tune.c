@@ -163,7 +163,11 @@ build_req (const struct tune_opts *o, struct lab_tune_req *req, char *why, size_
           count++;
       for (int i = 0; i < count; i++)
         max = ns[i] > max ? ns[i] : max;
-      if (strcmp (x->n_means, "tasks") == 0 && max > req->live_tasks)
+      /* spawn's reaper joins threads as they end: only join=after keeps all n alive. */
+      int all_alive = strcmp (x->name, "spawn") != 0;
+      for (int k = 0; k < o->n_wl_opts; k++)
+        all_alive |= strcmp (o->wl_opts[k], "join=after") == 0;
+      if (strcmp (x->n_means, "tasks") == 0 && all_alive && max > req->live_tasks)
         {
           req->live_tasks = max;
           snprintf (why, whylen, "%s keeps up to %ld tasks alive", x->name, max);

@@ -124,18 +124,22 @@ pressure_rows (FILE *f, struct json_object *pts)
               "parked minus before (/proc/meminfo, what /proc/swaps sums). Wake = the main thread wakes each task "
               "once and waits until it has read back its K KiB.\n\n"
               "| variant | n | status | held | limit | VmSwap peak | cgroup swap peak | host swap used | RSS peak | "
-              "major faults (pressure/wake) | wake p50 | wake p99 | wake max |\n"
-              "|---|---|---|---|---|---|---|---|---|---|---|---|---|\n");
+              "major faults (pressure/wake) | memory.high events | wake p50 | wake p99 | wake max |\n"
+              "|---|---|---|---|---|---|---|---|---|---|---|---|---|---|\n");
   for (size_t i = 0; i < json_object_array_length (pts); i++)
     {
       struct json_object *p = json_object_array_get_idx (pts, i);
       double hs = dnum (p, "workload.host_swap_used_parked_bytes") - dnum (p, "workload.host_swap_used_before_bytes");
-      fprintf (f, "| %s | %.0f | %s | %s | %s | %s | %s | %s | %s | %.0f / %.0f | %.2f ms | %.2f ms | %.2f ms |\n",
+      double hev = dnum (p, "sandbox.cgroup.end.memory_high_events");
+      char hevs[32] = "- (v1)";
+      if (!isnan (hev) && hev >= 0)
+        snprintf (hevs, sizeof hevs, "%.0f", hev);
+      fprintf (f, "| %s | %.0f | %s | %s | %s | %s | %s | %s | %s | %.0f / %.0f | %s | %.2f ms | %.2f ms | %.2f ms |\n",
                dstr (p, "variant"), dnum (p, "n"), dstr (p, "status"), b (s[0], 32, dnum (p, "workload.working_set_bytes")),
                b (s[1], 32, json_object_get_double (json_object_object_get (at (p, "profile.limits"), "memory.high"))), b (s[2], 32, dnum (p, "summary.swap_peak_bytes")),
                b (s[3], 32, dnum (p, "sandbox.cgroup.end.swap_peak_bytes")), b (s[4], 32, hs),
                b (s[5], 32, dnum (p, "summary.rss_peak_bytes")), dnum (p, "workload.majflt_pressure"),
-               dnum (p, "workload.majflt_wake"), dnum (p, "summary.lat_p50_ns") / 1e6,
+               dnum (p, "workload.majflt_wake"), hevs, dnum (p, "summary.lat_p50_ns") / 1e6,
                dnum (p, "summary.lat_p99_ns") / 1e6, dnum (p, "summary.lat_max_ns") / 1e6);
     }
   fprintf (f, "\n");

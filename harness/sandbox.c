@@ -768,6 +768,7 @@ cg_stats_json (const struct lab_cgroup_stats *st)
   add_i64 (o, "slab_bytes", st->slab);
   add_i64 (o, "kernel_bytes", st->kernel);
   add_i64 (o, "oom_kill", st->oom_kill);
+  add_i64 (o, "memory_high_events", st->high_events);
   add_i64 (o, "cpu_usage_us", st->cpu_usage_us);
   add_i64 (o, "nr_throttled", st->nr_throttled);
   add_i64 (o, "throttled_us", st->throttled_us);

@@ -2,8 +2,9 @@
  * tune.c - the settings table behind `lab tune` (see tune.h): for the tasks
  * the asked experiments keep alive at once, what each host setting must be
  * and why.  Numbers needed:
- *   kernel.pid_max, kernel.threads-max  live tasks + the host's threads now +
- *       10000 spare (each live thread holds a pid and a task_struct);
+ *   kernel.pid_max, kernel.threads-max  (live tasks + the host's threads now +
+ *       10000 spare) x 8/7 (each live thread holds a pid and a task_struct;
+ *       the profiles' pids.max `auto` keeps 1/8 of them for the host);
  *   vm.max_map_count  2 mappings per live task (a pthread stack and its guard
  *       page; a coroutine stack with guard=mprotect) + 10000 spare;
  *   vm.overcommit_memory  not 2: in strict mode every reserved stack counts
@@ -134,11 +135,17 @@ lab_tune_plan (const struct lab_tune_req *req, struct lab_tune_item *items)
 {
   int n = 0;
   long live = req->live_tasks, host = host_threads ();
-  long want_tasks = live > 0 ? round_up (live + host + SPARE_TASKS, 1000) : 0;
+  /* The profiles' pids.max `auto` (cgroup.c) keeps max(1024, 1/8) of
+     min(pid_max, threads-max) in reserve for the host: size both so that
+     what is left still holds the live tasks. */
+  long base = live + host + SPARE_TASKS, want_tasks = 0;
+  if (live > 0)
+    want_tasks = round_up (base + (base / 7 > 1024 ? base / 7 : 1024), 1000);
   char why[256];
   struct rlimit rl;
 
-  snprintf (why, sizeof why, "each live thread holds a pid: %s, %ld threads on the host now, %ld spare",
+  snprintf (why, sizeof why, "each live thread holds a pid: %s, %ld threads on the host now, %ld spare, "
+            "+1/7 for pids.max auto's reserve",
             req->live_why ? req->live_why : "no tasks", host, SPARE_TASKS);
   at_least (&items[n++], "kernel.pid_max", "/proc/sys/kernel/pid_max", want_tasks, PID_MAX_LIMIT, why);
   snprintf (why, sizeof why, "threads system-wide (one task_struct and kernel stack each): %s",

@@ -2,7 +2,8 @@
 # Description: `lab tune` without --apply: bad input (unknown experiment, bad scale, bad swap size,
 # --swap-dir without --swap, --undo mixed with other flags, bad pressure sizes) exits 2 naming
 # what was wrong; --apply/--swap/--undo as non-root exit 2 saying to run as root; the table's
-# "needed" numbers are computed from the scale (pid_max >= n + host threads, max_map_count >= 2n).
+# "needed" numbers are computed from the scale (pid_max >= n + host threads, max_map_count >= 2n;
+# spawn counts n alive only with join=after).
 set -u
 LAB=${LAB_BUILD:-build}/bin/lab
 T=${LAB_TMP:-$(mktemp -d)}
@@ -49,6 +50,12 @@ else echo "ok: max_map_count needed $maps"; fi
 "$LAB" tune switch --scale 1000000 > "$T/show2" 2>&1
 if grep -q RAISE "$T/show2"; then echo "FAIL: switch needs no raise:"; cat "$T/show2"; fails=$((fails + 1)); else echo "ok: switch needs nothing"; fi
 
+# spawn's reaper joins threads as they end: only join=after keeps n alive.
+"$LAB" tune spawn --scale 1000000 > "$T/show3" 2>&1
+"$LAB" tune spawn --scale 1000000 --opt join=after > "$T/show4" 2>&1
+if grep -q RAISE "$T/show3" || ! grep -q "kernel.pid_max.*>= 10[0-9][0-9][0-9][0-9][0-9]" "$T/show4"; then
+  echo "FAIL: spawn at 1M: reaper mode needs nothing, join=after needs pid_max > 1M:"; cat "$T/show3" "$T/show4"; fails=$((fails + 1))
+else echo "ok: spawn needs depend on join"; fi
 # Not root: --apply, --swap and --undo refuse with what to run.
 if command -v setpriv > /dev/null && [ "$(id -u)" = 0 ]; then
   NR=$(mktemp -d /tmp/lab-tune-nonroot.XXXXXX); trap 'rm -rf "$NR"' EXIT

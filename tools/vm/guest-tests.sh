@@ -18,7 +18,8 @@
 # no mknod, read-only root, private /tmp, minimal /dev, user namespace maps); and after
 # every run, whatever its end (ok, oom, seccomp, timeout, a SIGKILLed
 # harness), no lab-* cgroup and no workload process is left.  Last, `lab run`
-# measures real workloads (spawn, memory, seccomp/io_uring) on the v2 backend.
+# measures real workloads (spawn, memory, seccomp/io_uring) on the v2 backend,
+# and pressure with a zram swap device: memory.swap.peak and memory.high events.
 set -u
 LAB=${LAB:-/lab/lab}
 CG=/sys/fs/cgroup
@@ -339,6 +340,49 @@ scbad=$(csvcol "$T/runsc/summary.csv" status 2>/dev/null | grep -vc '^ok$')
 [ $runok -eq 0 ] && [ -z "$(leftover_cgroups)" ] && [ -f "$T/runsc/summary.csv" ] && [ "$scbad" -eq 0 ]
 check "lab-run-seccomp-io_uring (${secs}s)" $?
 [ -f "$T/runsc/summary.csv" ] && cut -d, -f1-6 "$T/runsc/summary.csv" | sed 's/^/    /'
+
+# --- swap under memory.high: a zram swap device, the pressure experiment ------
+# The initramfs root cannot hold a swap file, so swap is a zram device
+# (modules from the kernel package, mkinitramfs.sh).  Each pressure point's
+# cgroup gets memory.high = half its tasks' memory: the cgroup's swap peak
+# (memory.swap.peak, or on kernels before 6.5 the largest sampled
+# memory.swap.current), memory.events `high` (throttling) and the workload's
+# VmSwap must all be non-zero, and swap is off again afterwards.
+swapdev=
+if [ -f /lib/lab-modules/zram.ko ]; then
+  for m in zsmalloc lzo-rle zram; do insmod "/lib/lab-modules/$m.ko" 2>/dev/null; done
+  if [ -e /sys/block/zram0/disksize ] && echo 128M >/sys/block/zram0/disksize &&
+     mkswap /dev/zram0 >/dev/null 2>&1 && swapon /dev/zram0; then
+    swapdev=/dev/zram0
+  fi
+fi
+if [ -z "$swapdev" ]; then
+  skip "lab-run-pressure-swap-v2" "no zram swap device in this guest (modules missing or zram failed)"
+else
+  lrun runpr pressure --scale 300 --opt kib=256 --repeat 1
+  csv="$T/runpr/summary.csv"
+  rows=$(csvcol "$csv" status 2>/dev/null | grep -c .)
+  bad=$(csvcol "$csv" status 2>/dev/null | grep -vc '^ok$')
+  nz=0
+  for f in "$T"/runpr/points/pressure-*.json; do
+    [ -f "$f" ] || continue
+    end=$(tr -d '\n ' <"$f" | grep -o '"end":{[^}]*}')
+    cgs=$(echo "$end" | grep -o '"swap_peak_bytes":[0-9]*' | cut -d: -f2)
+    src=memory.swap.peak
+    if [ -z "$cgs" ]; then # memory.swap.peak is 6.5+: the sampled memory.swap.current's maximum
+      src="sampled memory.swap.current"
+      cgs=$(awk -F, 'NR > 1 && $6 > m { m = $6 } END { print m + 0 }' "${f%.json}.samples.csv" 2>/dev/null)
+    fi
+    high=$(echo "$end" | grep -o '"memory_high_events":[0-9]*' | cut -d: -f2)
+    vms=$(tr -d '\n ' <"$f" | grep -o '"vmswap_parked_bytes":[0-9]*' | cut -d: -f2)
+    echo "    $(basename "$f" .json): cgroup swap peak ${cgs:-?} ($src), memory.events high ${high:-?}, VmSwap parked ${vms:-?}"
+    [ "${cgs:-0}" -gt 0 ] && [ "${high:-0}" -gt 0 ] && [ "${vms:-0}" -gt 0 ] && nz=$((nz + 1))
+  done
+  swapoff "$swapdev"
+  [ $runok -eq 0 ] && [ "$rows" -eq 3 ] && [ "$bad" -eq 0 ] && [ "$nz" -eq 3 ] && [ -z "$(leftover_cgroups)" ] &&
+    ! grep -q zram0 /proc/swaps
+  check "lab-run-pressure-swap-v2 ($nz of $rows points swapped under memory.high, ${secs}s)" $?
+fi
 
 echo "VMTEST: $pass passed, $fail failed, $skip skipped"
 [ $fail -eq 0 ]

@@ -1,7 +1,7 @@
 #!/bin/sh
 # mkinitramfs.sh - builds the cgroup-v2 test VM's initramfs.
 #
-#   sh tools/vm/mkinitramfs.sh BUILD BUSYBOX OUT
+#   sh tools/vm/mkinitramfs.sh BUILD BUSYBOX OUT [KERNEL_DIR]
 #
 # The tree (BUILD/vm/rootfs) mirrors the repository under /lab, so `lab` finds
 # containers/ and seccomp/ from /proc/self/exe as it does on the host:
@@ -9,11 +9,16 @@
 #   /lab/seccomp  /lab/tools/vm/guest-tests.sh  /usr/local/bin/vmhelper
 # plus every shared library `ldd` lists for those binaries (and the dynamic
 # loader) at the same path as on the host, busybox with its applet links, and
-# /init (tools/vm/init).  Written as a gzip'd newc cpio by busybox itself.
+# /init (tools/vm/init).  With KERNEL_DIR (tools/vm/fetch.sh's directory of
+# the kernel package), the modules for a zram swap device (zsmalloc, lzo-rle,
+# zram) go to /lib/lab-modules: the guest's swap test loads them (the
+# initramfs root is ramfs, which cannot hold a swap file).  Written as a
+# gzip'd newc cpio by busybox itself.
 set -eu
 BUILD=$1
 BUSYBOX=$(cd "$(dirname "$2")" && pwd)/$(basename "$2")
 OUT=$3
+KDIR=${4:-}
 root="$BUILD/vm/rootfs"
 
 rm -rf "$root"
@@ -52,6 +57,20 @@ done | sort -u | while read -r lib; do
   mkdir -p "$root$(dirname "$lib")"
   cp -L "$lib" "$root$lib"
 done
+
+# zram swap: modules from the kernel package, in load order (a missing one
+# only makes the guest's swap test skip).
+deb=$(ls "$KDIR"/../deb/*.deb "$KDIR"/deb/*.deb 2>/dev/null | head -n 1)
+if [ -n "$KDIR" ] && [ -n "$deb" ]; then
+  mkdir -p "$root/lib/lab-modules" "$BUILD/vm/kmods"
+  dpkg-deb --fsys-tarfile "$deb" | tar -x -C "$BUILD/vm/kmods" --wildcards './lib/modules/*/kernel/mm/zsmalloc.ko' \
+    './lib/modules/*/kernel/crypto/lzo-rle.ko' './lib/modules/*/kernel/drivers/block/zram/zram.ko' 2>/dev/null ||
+    echo "vm: no zram modules in $deb; the guest's swap test will skip" >&2
+  for m in zsmalloc lzo-rle zram; do
+    f=$(find "$BUILD/vm/kmods" -name "$m.ko" | head -n 1)
+    [ -n "$f" ] && cp "$f" "$root/lib/lab-modules/"
+  done
+fi
 
 printf 'root:x:0:0:root:/root:/bin/sh\nnobody:x:65534:65534:nobody:/:/bin/false\n' >"$root/etc/passwd"
 printf 'root:x:0:\nnogroup:x:65534:\n' >"$root/etc/group"

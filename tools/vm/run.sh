@@ -51,7 +51,7 @@ kernel=$(ls "$kdir"/boot/vmlinuz-* 2>/dev/null | head -n 1)
 busybox="$bdir/bin/busybox"
 [ -x "$busybox" ] || skip "no bin/busybox in $bdir"
 
-run_step sh tools/vm/mkinitramfs.sh "$BUILD" "$busybox" "$vm/initramfs.gz"
+run_step sh tools/vm/mkinitramfs.sh "$BUILD" "$busybox" "$vm/initramfs.gz" "$kdir"
 
 accel=${LAB_VM_ACCEL:-tcg}
 cpu=max
