@@ -1,6 +1,6 @@
 /*
  * pressure.c - see pressure.h.  The limit is the SAME for every variant (a
- * fraction of the memory the tasks hold plus a fixed 16 MiB for the process),
+ * fraction of the memory the tasks hold plus a fixed 8 MiB for the process),
  * so each model pays its own overheads from one budget: a pthread's kernel
  * stack and page tables (charged to the cgroup, never swapped) push more of
  * its stack memory out than a coroutine's few bytes of bookkeeping.

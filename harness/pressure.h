@@ -15,7 +15,7 @@
 
 #define LAB_PRESSURE_KIB 128       /* the workload's default (experiments/pressure/pressure.h) */
 #define LAB_PRESSURE_FRACTION 0.5
-#define LAB_PRESSURE_BASE (16LL << 20) /* the process itself: binary, libc, runtime */
+#define LAB_PRESSURE_BASE (8LL << 20) /* the process itself: binary, libc, runtime */
 
 struct lab_pressure_cfg
 {
@@ -26,7 +26,7 @@ struct lab_pressure_cfg
 /* Reads kib= and fraction= from KEY=VALUE options (NULL-terminated, may be NULL);
    usage error on a bad value. */
 int lab_pressure_cfg (char *const *opts, struct lab_pressure_cfg *c, lab_error_t *err);
-/* memory limit for n tasks: fraction x n x K KiB + LAB_PRESSURE_BASE. */
+/* memory limit for n tasks: fraction x n x K KiB + LAB_PRESSURE_BASE (8 MiB). */
 int64_t lab_pressure_limit (const struct lab_pressure_cfg *c, long n);
 /* Swap the host needs for n tasks: what does not fit under the limit, plus
    32 KiB a task of headroom (a thread's kernel stack cannot be swapped, so

@@ -359,7 +359,7 @@ fi
 if [ -z "$swapdev" ]; then
   skip "lab-run-pressure-swap-v2" "no zram swap device in this guest (modules missing or zram failed)"
 else
-  lrun runpr pressure --scale 300 --opt kib=256 --repeat 1
+  lrun runpr pressure --scale 200 --opt kib=128 --opt fraction=0.25 --repeat 1
   csv="$T/runpr/summary.csv"
   rows=$(csvcol "$csv" status 2>/dev/null | grep -c .)
   bad=$(csvcol "$csv" status 2>/dev/null | grep -vc '^ok$')
