@@ -135,7 +135,7 @@ lab_tune_plan (const struct lab_tune_req *req, struct lab_tune_item *items)
 {
   int n = 0;
   long live = req->live_tasks, host = host_threads ();
-  /* The profiles' pids.max `auto` (cgroup.c) keeps max(1024, 1/8) of
+  /* The profiles' pids.max `auto` (pids-auto.c) keeps max(1024, 1/8) of
      min(pid_max, threads-max) in reserve for the host: size both so that
      what is left still holds the live tasks. */
   long base = live + host + SPARE_TASKS, want_tasks = 0;
