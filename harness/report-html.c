@@ -116,7 +116,8 @@ env_section (FILE *f, struct json_object *meta)
     {
       char *colon = strchr (line, ':');
       fputs ("<li>", f);
-      if (colon && colon - line < 20)
+      /* "label: value": the label is bold (a line without one, e.g. "lab revision X; build: Y", is not). */
+      if (colon && colon - line < 40 && !memchr (line, ';', (size_t) (colon - line)))
         {
           fputs ("<b>", f);
           esc (f, line, (size_t) (colon - line));
