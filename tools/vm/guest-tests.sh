@@ -297,6 +297,20 @@ mv "$T/ev2" "$T/ev"
 [ $rc -eq 0 ] && [ -z "$(leftover_cgroups)" ] && [ -z "$left" ] &&
   { [ -z "$before" ] || grep -qi 'remov\|stale\|left' "$T/next.out"; }
 check "harness-sigkill-cleaned-by-next-run (left: ${before:-nothing})" $?
+
+# Liveness by lock, not by pid (tests/lab-stale-cgroups.sh on the host): a
+# lab-<N> whose pid N is a live process holding no lock (a reused pid) goes
+# at the next command, whichever.
+/bin/sleep 30 &
+spid=$!
+mkdir -p "$CG/lab-$spid/point-x"
+"$LAB" list >"$T/reuse.out" 2>&1
+rc=$?
+{ echo "exit $rc; output:"; cat "$T/reuse.out"; echo "left: $(leftover_cgroups | tr '\n' ' ')"; } >"$T/ev"
+[ $rc -eq 0 ] && [ ! -d "$CG/lab-$spid" ] && grep -q "lab-$spid" "$T/reuse.out"
+check "stale-group-of-a-reused-pid-removed-by-lab-list" $?
+kill $spid 2>/dev/null
+rmdir "$CG/lab-$spid/point-x" "$CG/lab-$spid" 2>/dev/null
 [ -n "$left" ] && kill -9 $left 2>/dev/null
 
 # --- lab run: real workloads, one point cgroup each ----------------------------
