@@ -123,7 +123,7 @@ deps:
 
 run: deps
 	@$(MAKE) --no-print-directory all
-	./lab run spawn switch memory seccomp --scale quick
+	./lab run spawn switch memory seccomp --scale quick --repeat 3
 
 test: deps
 	@$(MAKE) --no-print-directory all

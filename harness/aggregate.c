@@ -16,6 +16,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "noise.h"
 #include "results.h"
 #include "status.h"
 #include "utils.h"
@@ -40,6 +41,14 @@ const struct lab_metric_info lab_metrics[LAB_M__COUNT] = {
   [LAB_M_LAT_P99] = { LAB_M_LAT_P99, "lat_p99_ns", "lat_p99_ns", LAB_PER_NONE, 1, "ns", 1 },
   [LAB_M_LAT_P999] = { LAB_M_LAT_P999, "lat_p999_ns", "lat_p999_ns", LAB_PER_NONE, 1, "ns", 1 },
   [LAB_M_LAT_MAX] = { LAB_M_LAT_MAX, "lat_max_ns", "lat_max_ns", LAB_PER_NONE, 1, "ns", 1 },
+  [LAB_M_RSS_OVER_BASE_PER_TASK] = { LAB_M_RSS_OVER_BASE_PER_TASK, "rss_over_baseline_per_task_B", "rss_peak_bytes",
+                                     LAB_PER_TASK, 1, "bytes", 1, "rss_baseline_bytes" },
+  [LAB_M_CG_OVER_BASE_PER_TASK] = { LAB_M_CG_OVER_BASE_PER_TASK, "cgroup_over_baseline_per_task_B",
+                                    "cgroup_mem_peak_bytes", LAB_PER_TASK, 1, "bytes", 1, "cgroup_baseline_bytes" },
+  [LAB_M_SPAWN_NS_PER_TASK] = { LAB_M_SPAWN_NS_PER_TASK, "spawn_ns_per_task", "workload.spawn_ns_per_task",
+                                LAB_PER_NONE, 1, "ns", 1 },
+  [LAB_M_START_P50] = { LAB_M_START_P50, "start_lat_p50_ns", "start_lat_p50_ns", LAB_PER_NONE, 1, "ns", 1 },
+  [LAB_M_START_P99] = { LAB_M_START_P99, "start_lat_p99_ns", "start_lat_p99_ns", LAB_PER_NONE, 1, "ns", 1 },
 };
 
 /* A number from o[key] (numbers, or strings as summary.csv gives them); -1 when absent or empty. */
@@ -137,17 +146,31 @@ lab_stat_of (struct lab_stat *s, double *v, int n)
   s->med = lab_median (v, n);
   s->min = n ? v[0] : -1;
   s->max = n ? v[n - 1] : -1;
+  s->spread_pct = n && s->med > 0 ? 100 * (s->max - s->min) / s->med : 0;
+  s->outlier = lab_noise_outlier (v, n, s->med);
 }
 
-/* One repeat's value of metric `m`, or -1 when not measured. */
+/* One repeat's value of metric `m`, or -1 when not measured.  A key
+   "workload.K" is K of the workload's own report; others are summary columns. */
 static double
 metric_value (const struct lab_metric_info *m, struct json_object *point, long n)
 {
   struct json_object *s = json_object_object_get (point, "summary");
-  double x = num (s, m->key), div = 1;
+  double x, div = 1;
 
+  if (strncmp (m->key, "workload.", 9) == 0)
+    x = num (json_object_object_get (point, "workload"), m->key + 9);
+  else
+    x = num (s, m->key);
   if (x < 0 || !isfinite (x))
     return -1;
+  if (m->base)
+    {
+      double b = num (s, m->base);
+      if (b < 0 || b > x)
+        return -1; /* no baseline, or one above the peak: not a figure */
+      x -= b;
+    }
   switch (m->per)
     {
     case LAB_PER_NONE: break;
@@ -253,7 +276,7 @@ lab_agg_build (struct json_object *points, struct lab_agg **out, int *n_out)
         }
       g->n_ok = nr;
       for (int m = 0; m < LAB_M__COUNT; m++)
-        g->m[m] = (struct lab_stat){ -1, -1, -1, 0 };
+        g->m[m] = (struct lab_stat){ -1, -1, -1, 0, 0, -1 };
       if (nr > 0)
         {
           g->status = lab_status_name (LAB_ST_OK);

@@ -18,11 +18,15 @@
 #include "error.h"
 
 /* Median and spread of one figure over the ok repeats; n == 0: not measured
-   (then med = min = max = -1). */
+   (then med = min = max = -1).  spread_pct = (max - min) / med in %;
+   outlier: the repeat farthest from the median when it is an outlier (noise.c:
+   modified z-score over 3.5, as hyperfine), else -1. */
 struct lab_stat
 {
   double med, min, max;
   int n;
+  double spread_pct;
+  double outlier;
 };
 
 enum lab_metric
@@ -44,6 +48,11 @@ enum lab_metric
   LAB_M_LAT_P99,
   LAB_M_LAT_P999,
   LAB_M_LAT_MAX,
+  LAB_M_RSS_OVER_BASE_PER_TASK, /* bytes / n: (RSS peak - the workload's baseline) / n */
+  LAB_M_CG_OVER_BASE_PER_TASK,  /* bytes / n: (cgroup peak - cgroup at the baseline) / n */
+  LAB_M_SPAWN_NS_PER_TASK,      /* ns: the workload's spawn_ns_per_task (creation cost) */
+  LAB_M_START_P50,              /* ns: spawn call -> first run, median task */
+  LAB_M_START_P99,
   LAB_M__COUNT,
 };
 
@@ -64,6 +73,7 @@ struct lab_metric_info
   double scale;       /* multiplied after dividing (1e9: s -> ns) */
   const char *unit;   /* for axis labels: "s", "ns", "bytes", "per op", "1/s" */
   int lower_is_better; /* 1: time, memory, latency; 0: throughput */
+  const char *base;   /* summary key subtracted before dividing (a baseline); NULL = none */
 };
 
 extern const struct lab_metric_info lab_metrics[LAB_M__COUNT];

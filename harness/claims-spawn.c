@@ -22,7 +22,7 @@ lab_claim_c1 (const struct lab_agg *agg, int n, FILE *f)
                p->wall_med, p->wall_min, p->wall_max, c->wall_med, c->wall_min, c->wall_max, p->wall_med / c->wall_med,
                v == LAB_V_HOLDS   ? "coroutines were faster beyond the repeats' spread"
                : v == LAB_V_FAILS ? "pthreads were not slower"
-                                  : "the repeats' spreads overlap");
+                                  : lab_verdict_why_noise (&c->m[LAB_M_WALL], &p->m[LAB_M_WALL]));
       return v;
     }
   fprintf (f, "cannot be tested at n=1,000,000 here: ");

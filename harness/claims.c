@@ -45,11 +45,21 @@ lab_verdict_lower (const struct lab_stat *a, const struct lab_stat *b)
 {
   if (a == NULL || b == NULL || a->n == 0 || b->n == 0)
     return LAB_V_NOT_TESTED;
+  if (a->n < 2 || b->n < 2)
+    return LAB_V_NOISE; /* one run has no spread: nothing to tell a difference from noise */
   if (a->max < b->min)
     return LAB_V_HOLDS;
   if (a->min > b->max)
     return LAB_V_FAILS;
   return LAB_V_NOISE;
+}
+
+const char *
+lab_verdict_why_noise (const struct lab_stat *a, const struct lab_stat *b)
+{
+  if (a && b && (a->n < 2 || b->n < 2))
+    return "a single run on one side has no spread to judge by (run with --repeat 3)";
+  return "the repeats' min-max ranges overlap";
 }
 
 void

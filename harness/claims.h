@@ -41,8 +41,11 @@ const char *lab_verdict_name (enum lab_verdict v);
 
 /* Compares a (lower is better, e.g. a time) against b by their spreads:
    LAB_V_HOLDS when a's max < b's min, LAB_V_FAILS when a's min > b's max,
-   LAB_V_NOISE when they overlap, LAB_V_NOT_TESTED when either is missing. */
+   LAB_V_NOISE when they overlap or either side has fewer than 2 repeats (a
+   single run has no spread), LAB_V_NOT_TESTED when either is missing. */
 enum lab_verdict lab_verdict_lower (const struct lab_stat *a, const struct lab_stat *b);
+/* Why lab_verdict_lower said LAB_V_NOISE, as a phrase. */
+const char *lab_verdict_why_noise (const struct lab_stat *a, const struct lab_stat *b);
 
 /* Formats bytes as "9.6 KiB" ("-" when b < 0). */
 void lab_human_bytes (char *buf, size_t len, double b);

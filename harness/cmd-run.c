@@ -5,7 +5,9 @@
  * report.c).  Interrupted runs keep every finished point; `--resume DIR` (or
  * `--out DIR` on a directory that has points) runs only what is missing.
  *
- * Order: per experiment, n ascending, variants interleaved, so a partial run
+ * Order: per experiment, n ascending, then repeat, then variant: repeats are
+ * interleaved across variants (A B A B, as hyperfine and BenchExec do), so
+ * a slow drift of the machine touches every variant alike, and a partial run
  * already compares the variants.  A variant stopped by a host limit or the OOM
  * killer at some n is recorded `skipped` (with the reason) at larger n rather
  * than run into the same wall again.
@@ -404,7 +406,8 @@ point_limit (struct json_object *pt, char *why, size_t len)
       && strcmp (st, lab_status_name (LAB_ST_TIMEOUT)))
     return;
   json_object_object_get_ex (pt, "n", &n);
-  snprintf (why, len, "variant ended `%s` at n=%lld; larger n not run", st, (long long) json_object_get_int64 (n));
+  snprintf (why, len, "variant ended `%s` at n=%lld; not run again at this or a larger n", st,
+            (long long) json_object_get_int64 (n));
 }
 
 static int
@@ -546,8 +549,8 @@ run_points (struct run_opts *o, struct profile_cache *pc, struct json_object *po
       else
         count = o->n_ns;
       for (int i = 0; i < count && ret == 0; i++)
-        for (int v = 0; x->variants[v] && ret == 0; v++)
-          for (int r = 1; r <= o->repeat && ret == 0; r++)
+        for (int r = 1; r <= o->repeat && ret == 0; r++)
+          for (int v = 0; x->variants[v] && ret == 0; v++)
             {
               struct lab_point pt = { x, x->variants[v], ns[i], r, "", o->wl_opts, o->backend, o->stack };
               const char *ppath = profile_path (o, x, v);
@@ -734,6 +737,14 @@ cmd_run (int argc, char **argv)
       if (write_summary (o.out, points, &e) < 0)
         lab_error_release (&e);
     }
+  {
+    lab_error_t e = NULL;
+    if (lab_meta_finish (o.out, points, &e) < 0)
+      {
+        lab_warn ("meta.json: the end-of-run environment was not recorded: %s", e->msg);
+        lab_error_release (&e);
+      }
+  }
   if (n_reused)
     printf ("lab: resumed: %d point%s already done, %d run now\n", n_reused, n_reused == 1 ? " was" : "s were",
             n_run);

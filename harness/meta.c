@@ -45,6 +45,11 @@ lab_meta_write (const char *dir, int argc, char **argv, lab_error_t *err)
   strftime (date, sizeof (date), "%Y-%m-%dT%H:%M:%SZ", &tm);
   json_object_object_add (o, "date", json_object_new_string (date));
   json_object_object_add (o, "host", lab_hostinfo_to_json (&h));
+  {
+    struct json_object *env = lab_env_static ();
+    json_object_object_add (env, "start", lab_env_snapshot ());
+    json_object_object_add (o, "environment", env);
+  }
   json_object_object_add (o, "tune", lab_tune_to_json ()); /* settings in force; applied by `lab tune`? */
   snprintf (cmd, sizeof (cmd), "git -C '%s' rev-parse --short=12 HEAD 2>/dev/null", lab_root_dir ());
   command_line_out (cmd, buf, sizeof (buf));

@@ -17,6 +17,7 @@
 
 #include "catalog.h"
 #include "claims.h"
+#include "noise.h"
 #include "results.h"
 #include "report-echo.h"
 #include "report-io.h"
@@ -63,6 +64,7 @@ lab_report_env (FILE *f, struct json_object *meta)
              lab_report_meta (lim, "vm.max_map_count"), lab_report_meta (lim, "RLIMIT_NPROC"));
   }
   lab_report_tune_line (f, meta); /* report-scale.c */
+  lab_report_env_state (f, meta);
   fprintf (f, "lab revision %s; build: `%s`\n", lab_report_meta (meta, "lab_revision"),
            lab_report_meta (meta, "build_flags"));
   fprintf (f, "command: `");
@@ -161,7 +163,7 @@ lab_report_table_header (const char *exp, const char *c[LAB_REPORT_NCOLS])
   for (int i = 0; i < LAB_REPORT_NCOLS; i++)
     c[i] = h[i];
   if (per_task)
-    c[5] = "RSS/task", c[6] = "cgroup/task", c[7] = "kernel/task";
+    c[5] = "RSS/task (over baseline)", c[6] = "cgroup/task (over baseline)", c[7] = "kernel/task";
 }
 
 void
@@ -183,6 +185,15 @@ lab_report_table_row (const struct lab_agg *g, char c[LAB_REPORT_NCOLS][64])
     snprintf (c[4], 64, "-");
   lab_report_figure (c[5], 64, LAB_M_RSS_PEAK, g->m[per_task ? LAB_M_RSS_PER_TASK : LAB_M_RSS_PEAK].med);
   lab_report_figure (c[6], 64, LAB_M_CG_PEAK, g->m[per_task ? LAB_M_CG_PER_TASK : LAB_M_CG_PEAK].med);
+  if (per_task)
+    {
+      /* peak / n, and (peak - the workload's baseline) / n beside it */
+      char o[32];
+      lab_report_figure (o, sizeof o, LAB_M_RSS_PEAK, g->m[LAB_M_RSS_OVER_BASE_PER_TASK].med);
+      snprintf (c[5] + strlen (c[5]), 64 - strlen (c[5]), " (%s)", o);
+      lab_report_figure (o, sizeof o, LAB_M_CG_PEAK, g->m[LAB_M_CG_OVER_BASE_PER_TASK].med);
+      snprintf (c[6] + strlen (c[6]), 64 - strlen (c[6]), " (%s)", o);
+    }
   lab_report_figure (c[7], 64, LAB_M_KERNEL, g->m[per_task ? LAB_M_KERNEL_PER_TASK : LAB_M_KERNEL].med);
   if (g->ops_per_s > 0)
     snprintf (c[8], 64, "%.4g", g->ops_per_s);
@@ -297,6 +308,7 @@ lab_report_write (const char *dir, struct json_object *meta, const struct lab_ag
           fprintf (f, "- %s n=%ld: %d of %d runs ended `%s`: %s\n", agg[i].variant, agg[i].n,
                    agg[i].n_total - agg[i].n_ok, agg[i].n_total, agg[i].n_ok ? "not ok" : agg[i].status,
                    agg[i].detail);
+      lab_noise_report (f, agg, n, exps[e], lab_report_headline_metric (exps[e]));
     }
   fprintf (f, "\n## Statuses\n\n");
   for (int s = 0; s < LAB_ST__COUNT; s++)

@@ -24,6 +24,9 @@ int lab_report_html_write (const char *dir, struct json_object *meta, const stru
 
 /* The environment as "label: value" items (inline markdown), one per line of `out`. */
 void lab_report_env (FILE *out, struct json_object *meta);
+/* meta.json's `environment` (THP, governor, clock source, load and steal at
+   start and end, cpusets) as one "environment: ..." line (report-env.c). */
+void lab_report_env_state (FILE *out, struct json_object *meta);
 /* `exp`'s headline at its largest ok n into `out` (inline markdown); returns that n, or -1 (nothing written). */
 long lab_report_headline (FILE *out, const struct lab_agg *agg, int n, const char *exp);
 /* The metric the headline and `lab compare` put first for `exp`. */

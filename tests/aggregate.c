@@ -138,7 +138,8 @@ test_median_and_lookup (void **state)
 static void
 test_verdicts (void **state)
 {
-  struct lab_stat fast = { 1, 0.9, 1.1, 3 }, slow = { 2, 1.8, 2.2, 3 }, wide = { 1.5, 1, 2, 3 }, none = { -1, -1, -1, 0 };
+  struct lab_stat fast = { 1, 0.9, 1.1, 3, 20, -1 }, slow = { 2, 1.8, 2.2, 3, 20, -1 }, wide = { 1.5, 1, 2, 3, 67, -1 },
+                  none = { -1, -1, -1, 0, 0, -1 };
   assert_int_equal (lab_verdict_lower (&fast, &slow), LAB_V_HOLDS);
   assert_int_equal (lab_verdict_lower (&slow, &fast), LAB_V_FAILS);
   assert_int_equal (lab_verdict_lower (&fast, &wide), LAB_V_NOISE);
