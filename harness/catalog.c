@@ -26,9 +26,12 @@ static const char *const echo_variants[] = { "thread", "epoll", "uring", "coro-e
 static const long echo_quick[] = { 100, 1000, 0 };
 static const long echo_full[] = { 100, 1000, 5000, 10000, 0 };
 
-static const char *const seccomp_variants[] = { "syscall", "io_uring", "io_uring-restricted", NULL };
+static const char *const seccomp_variants[] = { "syscall", "io_uring", "io_uring-restricted",
+                                                "memory-max", "clone-newns", "ptrace", NULL };
+/* The last three are C12's sandbox probes (experiments/seccomp/probe.c). */
 static const char *const seccomp_profiles[] = { "containers/deny-openat.json", "containers/deny-openat.json",
-                                                "containers/deny-openat.json", NULL };
+                                                "containers/deny-openat.json", "containers/small.json",
+                                                "containers/default.json", "containers/default.json", NULL };
 static const long seccomp_scale[] = { 1, 0 };
 
 static const char *const udp_variants[] = { "sendto", "sendmmsg", "uring", "coro-uring", NULL };
@@ -53,7 +56,7 @@ const struct lab_experiment lab_experiments[] = {
     "C2", memory_variants, NULL, memory_quick, memory_full, "containers/memory.json", "tasks", 600,
     LAB_PLOT_MEM_PER_TASK },
   { "seccomp", "does a seccomp profile that denies openat also stop io_uring's openat? "
-               "IORING_REGISTER_RESTRICTIONS does",
+               "IORING_REGISTER_RESTRICTIONS does; and the sandbox probes: memory.max hit, clone(CLONE_NEWNS), ptrace",
     "C12", seccomp_variants, seccomp_profiles, seccomp_scale, seccomp_scale, "containers/deny-openat.json",
     "attempts", 60, 0 },
   { "udp", "n datagrams over loopback: sendto, sendmmsg, io_uring sendmsg batches, coroutines; "

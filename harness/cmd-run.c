@@ -393,8 +393,11 @@ make_out_dir (struct run_opts *o, int resuming, const char *cmd, lab_error_t *er
   return lab_mkdir_p (p, 0755, err);
 }
 
+/* A point that hit a wall (limit, oom, timeout): the reason the variant's
+   larger n are recorded `skipped`, and *at = its n.  Repeats at the same n
+   still run: they are data. */
 static void
-point_limit (struct json_object *pt, char *why, size_t len)
+point_limit (struct json_object *pt, char *why, size_t len, long *at)
 {
   struct json_object *s = NULL, *n = NULL;
   const char *st;
@@ -406,8 +409,10 @@ point_limit (struct json_object *pt, char *why, size_t len)
       && strcmp (st, lab_status_name (LAB_ST_TIMEOUT)))
     return;
   json_object_object_get_ex (pt, "n", &n);
-  snprintf (why, len, "variant ended `%s` at n=%lld; not run again at this or a larger n", st,
-            (long long) json_object_get_int64 (n));
+  if (*at >= 0 && *at <= (long) json_object_get_int64 (n))
+    return; /* the first wall is the reason */
+  *at = (long) json_object_get_int64 (n);
+  snprintf (why, len, "variant ended `%s` at n=%lld; larger n not run", st, (long long) *at);
 }
 
 static int
@@ -541,8 +546,11 @@ run_points (struct run_opts *o, struct profile_cache *pc, struct json_object *po
       const long *ns = o->n_ns ? o->ns : (o->full ? x->full : x->quick);
       int count = 0;
       char stop[MAX_VARIANTS][160];
+      long stop_n[MAX_VARIANTS];
 
       memset (stop, 0, sizeof (stop));
+      for (int v = 0; v < MAX_VARIANTS; v++)
+        stop_n[v] = -1;
       if (!o->n_ns)
         while (ns[count])
           count++;
@@ -575,7 +583,7 @@ run_points (struct run_opts *o, struct profile_cache *pc, struct json_object *po
                   (*n_reused)++;
                   lab_progress_reused ();
                   json_object_array_add (points, res);
-                  point_limit (res, stop[v], sizeof (stop[v]));
+                  point_limit (res, stop[v], sizeof (stop[v]), &stop_n[v]);
                   continue;
                 }
               if (lab_signals_poll ())
@@ -588,7 +596,7 @@ run_points (struct run_opts *o, struct profile_cache *pc, struct json_object *po
                   ret = -1;
                   break;
                 }
-              const char *skip = stop[v][0] ? stop[v] : NULL;
+              const char *skip = stop[v][0] && ns[i] > stop_n[v] ? stop[v] : NULL;
               char peer_why[256];
               if (skip == NULL && lab_peer_unavailable (x->name, pt.variant, peer_why, sizeof (peer_why)))
                 skip = peer_why;
@@ -620,7 +628,7 @@ run_points (struct run_opts *o, struct profile_cache *pc, struct json_object *po
                                         d ? json_object_get_string (d) : "");
               }
               (*n_run)++;
-              point_limit (res, stop[v], sizeof (stop[v]));
+              point_limit (res, stop[v], sizeof (stop[v]), &stop_n[v]);
               json_object_array_add (points, res);
               if (write_summary (o->out, points, err) < 0 || lab_stdout_check (err) < 0)
                 ret = -1;

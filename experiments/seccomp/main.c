@@ -3,7 +3,8 @@
 
 #include "seccomp.h"
 
-static const char *const variants[] = { "syscall", "io_uring", "io_uring-restricted", NULL };
+static const char *const variants[] = { "syscall", "io_uring", "io_uring-restricted", "memory-max", "clone-newns",
+                                        "ptrace", NULL };
 
 int
 main (int argc, char **argv)
@@ -18,9 +19,11 @@ main (int argc, char **argv)
     a.n = 1;
   file = wl_opt (&a, "file", "/etc/hostname");
   r = wl_report_new (&a);
+  wl_report_str (r, "file", file);
+  if (seccomp_probe_sandbox (&a, r, file))
+    return wl_report_ok (r);
   wl_region_begin ();
   t0 = wl_now_ns ();
-  wl_report_str (r, "file", file);
   seccomp_probe_status (r);
   seccomp_probe_syscall (&a, r, file);
   if (strcmp (a.variant, "io_uring") == 0)

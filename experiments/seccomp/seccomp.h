@@ -22,6 +22,10 @@
 
 #include "wl.h"
 
+/* The sandbox probes of C12 (probe.c): variants memory-max, clone-newns,
+   ptrace.  Returns 1 when `a->variant` is one of them (the report is filled),
+   else 0. */
+int seccomp_probe_sandbox (const struct wl_args *a, struct wl_report *r, const char *file);
 /* The control: openat + read by system calls; reports syscall_* keys. */
 void seccomp_probe_syscall (const struct wl_args *a, struct wl_report *r, const char *file);
 /* Reports the process's seccomp mode and filter count from /proc/self/status. */
