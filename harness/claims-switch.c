@@ -36,11 +36,12 @@ lab_claim_c3 (const struct lab_agg *agg, int n, FILE *f)
       const struct lab_agg *c = lab_agg_find (agg, n, "spawn", "coro", common);
       const struct lab_stat *ps = &p->m[LAB_M_SPAWN_NS_PER_TASK], *cs = &c->m[LAB_M_SPAWN_NS_PER_TASK];
       vc = lab_verdict_lower (cs, ps);
-      fprintf (f, "creation at n=%ld: pthread %.0f ns/task (%.0f-%.0f) vs coro %.0f ns/task (%.0f-%.0f); "
-                  "spawn call to first run, median task: pthread %.0f ns vs coro %.0f ns; cheaper coroutine "
-                  "creation %s. ",
-               common, ps->med, ps->min, ps->max, cs->med, cs->min, cs->max, p->m[LAB_M_START_P50].med,
-               c->m[LAB_M_START_P50].med, word (vc, cs, ps));
+      fprintf (f, "creation at n=%ld: pthread %.0f ns/task (%.0f-%.0f) vs coro %.0f ns/task (%.0f-%.0f)", common,
+               ps->med, ps->min, ps->max, cs->med, cs->min, cs->max);
+      if (p->m[LAB_M_START_P50].n && c->m[LAB_M_START_P50].n)
+        fprintf (f, "; spawn call to first run, median task: pthread %.0f ns vs coro %.0f ns",
+                 p->m[LAB_M_START_P50].med, c->m[LAB_M_START_P50].med);
+      fprintf (f, "; cheaper coroutine creation %s. ", word (vc, cs, ps));
     }
   else
     fprintf (f, "creation not compared in this run (needs both `spawn` variants ok at one n). ");
