@@ -7,6 +7,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 int
 lab_cpulist_parse (const char *list, cpu_set_t *set)
@@ -73,6 +74,48 @@ lab_cpuset_auto (long ncpus, char *buf, size_t len)
     snprintf (buf, len, "1");
   else
     snprintf (buf, len, "0");
+}
+
+int
+lab_cpuset_usable (void)
+{
+  char line[4096], path[4400];
+  FILE *f = fopen ("/proc/self/cgroup", "re");
+  int ok = 0, v1 = 0;
+
+  if (f == NULL)
+    return 0;
+  while (!ok && fgets (line, sizeof line, f))
+    {
+      char *c1 = strchr (line, ':'), *c2 = c1 ? strchr (c1 + 1, ':') : NULL;
+      if (c2 == NULL)
+        continue;
+      *c2 = '\0';
+      c2[1 + strcspn (c2 + 1, "\n")] = '\0';
+      const char *ctl = c1 + 1, *p = strcmp (c2 + 1, "/") ? c2 + 1 : "";
+      if (strcmp (ctl, "cpuset") == 0 || strstr (ctl, "cpuset,") || strstr (ctl, ",cpuset"))
+        {
+          /* v1: our cpuset group must be visible (not so in a container without cgroupns) */
+          v1 = 1;
+          snprintf (path, sizeof path, "/sys/fs/cgroup/cpuset%s/cpuset.cpus", p);
+          ok = access (path, R_OK) == 0;
+        }
+      else if (*ctl == '\0' && !v1)
+        {
+          char ctls[512] = "";
+          snprintf (path, sizeof path, "/sys/fs/cgroup%s/cgroup.controllers", p);
+          FILE *c = fopen (path, "re");
+          if (c)
+            {
+              if (fgets (ctls, sizeof ctls, c) == NULL)
+                ctls[0] = '\0';
+              fclose (c);
+            }
+          ok = strstr (ctls, "cpuset") != NULL;
+        }
+    }
+  fclose (f);
+  return ok;
 }
 
 void

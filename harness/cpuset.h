@@ -18,6 +18,10 @@
 int lab_cpulist_parse (const char *list, cpu_set_t *set);
 /* Formats `set` as a CPU list ("1-3,5"); "" when empty. */
 void lab_cpulist_format (const cpu_set_t *set, char *buf, size_t len);
+/* Whether the harness's own cgroup offers the cpuset controller (v1: its
+   cpuset group is visible; v2: cgroup.controllers lists cpuset).  "auto"
+   pins only where this holds (e.g. not in a container without cgroupns). */
+int lab_cpuset_usable (void);
 /* "auto" resolved for a host with `ncpus` CPUs: "1-(ncpus-1)", or "0" for one CPU. */
 void lab_cpuset_auto (long ncpus, char *buf, size_t len);
 

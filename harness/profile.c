@@ -216,10 +216,13 @@ parse_cpuset (struct json_object *limits, struct lab_limits *l, lab_error_t *err
     return -1;
   if (!found)
     return 0;
-  /* "auto": every CPU but CPU 0 (the harness's) where there are two or more (cpuset.h). */
+  /* "auto": every CPU but CPU 0 (the harness's) where there are two or more,
+   where the cpuset controller is usable (cpuset.h). */
   if (strcmp (s, "auto") == 0)
     {
       char list[64];
+      if (!lab_cpuset_usable ())
+        return 0; /* no cpuset controller here: not pinned (the point JSON's sandbox.cpuset is null) */
       lab_cpuset_auto (sysconf (_SC_NPROCESSORS_ONLN), list, sizeof list);
       l->cpuset_cpus = strdup (list);
       return l->cpuset_cpus ? 0 : lab_error (err, ENOMEM, "copying `limits.cpuset.cpus`");
