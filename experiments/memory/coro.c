@@ -5,7 +5,7 @@
  * One root coroutine per worker spawns its share of the N tasks; each task
  * parks in coro_wg_wait(&gate).  Once all N are parked (the gate's waiter
  * count), the figures are read from /proc/self/status, `@lab-parked` is
- * printed and flushed, the tasks stay parked --duration seconds (default 0.3: 15 samples at 20 ms)
+ * printed and flushed, the tasks stay parked --duration seconds (default 0.5: 25 samples at 20 ms)
  * for the harness's samples, then the gate opens and they end.
  *   coro            own stack each, --stack bytes (default 4 KiB: one page
  *                   holding the stack and the struct coro at its top).
@@ -78,7 +78,7 @@ run (const struct wl_args *a, struct wl_report *r, bool copystack)
   char err[256];
   struct coro_config cfg = { .workers = a->threads, .backend = a->backend,
                              .stack_size = (size_t) (a->stack_size ? a->stack_size : 4096) };
-  double hold = a->duration_s > 0 ? a->duration_s : 0.3;
+  double hold = a->duration_s > 0 ? a->duration_s : 0.5;
   flags = copystack ? CORO_COPYSTACK : 0;
   struct memory_kernel kern;
   cfg.guard = coro_guard_parse (wl_opt (a, "guard", "auto"));

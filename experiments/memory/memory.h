@@ -1,7 +1,7 @@
 /*
  * memory.h - the memory experiment (claim C2): park N tasks alive, report the
  * memory they cost (bytes_per_task from VmRSS, vss), print `@lab-parked` on
- * stdout (flushed) once all are parked, keep them parked 0.3 s (--duration) so the harness
+ * stdout (flushed) once all are parked, keep them parked 0.5 s (--duration) so the harness
  * samples steady state, then release and join them.  Same contract as spawn.h.
  */
 #ifndef LAB_MEMORY_H

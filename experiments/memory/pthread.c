@@ -20,7 +20,7 @@
  *      the cgroup's memory.stat kernel_stack; host_kernel_stack_delta_bytes
  *      from /proc/meminfo where the cgroup has none, meminfo.c);
  *   4. print `@lab-parked` (flushed) and stay parked for --duration seconds
- *      (default 0.3) so the harness samples steady state;
+ *      (default 0.5) so the harness samples steady state;
  *   5. release (go = 1, FUTEX_WAKE all) and join; release_s is that time.
  * If pthread_create fails, the threads created so far are parked, measured,
  * announced and released the same way, and the report has status "limit" with
@@ -69,7 +69,7 @@ memory_pthread (const struct wl_args *a, struct wl_report *r)
 {
   long n = a->n, created = 0, stack = wl_thread_stack_bytes (a, DEFAULT_STACK);
   long rss0, rss, vss, pte;
-  double hold = a->duration_s > 0 ? a->duration_s : 0.3;
+  double hold = a->duration_s > 0 ? a->duration_s : 0.5;
   struct timespec hold_ts = { (time_t) hold, (long) ((hold - (double) (time_t) hold) * 1e9) };
   pthread_t *tids = malloc ((size_t) n * sizeof *tids);
   char detail[512], msg[600];

@@ -350,9 +350,14 @@ check "lab-run-spawn-memory-on-v2 ($rows points, $v2 on backend v2, ${secs}s)" $
 [ -f "$csv" ] && cut -d, -f1-6,12,13 "$csv" | sed 's/^/    /'
 
 lrun runsc seccomp --repeat 1
-scbad=$(csvcol "$T/runsc/summary.csv" status 2>/dev/null | grep -vc '^ok$')
-[ $runok -eq 0 ] && [ -z "$(leftover_cgroups)" ] && [ -f "$T/runsc/summary.csv" ] && [ "$scbad" -eq 0 ]
-check "lab-run-seccomp-io_uring (${secs}s)" $?
+# The openat/io_uring variants end ok; C12's sandbox probes end as the claim
+# says on cgroup v2: memory-max `oom` (memory.max), clone-newns ok (EPERM
+# inside), ptrace `seccomp`.
+scst=$(awk -F, 'NR > 1 { printf "%s=%s ", $2, $5 }' "$T/runsc/summary.csv" 2>/dev/null)
+want="syscall=ok io_uring=ok io_uring-restricted=ok memory-max=oom clone-newns=ok ptrace=seccomp "
+[ $runok -eq 0 ] && [ -z "$(leftover_cgroups)" ] && [ -f "$T/runsc/summary.csv" ] && [ "$scst" = "$want" ] &&
+  grep -q '"clone_newns_errno":1' "$T"/runsc/points/seccomp-clone-newns-n1-r1.out
+check "lab-run-seccomp-io_uring-and-c12-probes ($scst${secs}s)" $?
 [ -f "$T/runsc/summary.csv" ] && cut -d, -f1-6 "$T/runsc/summary.csv" | sed 's/^/    /'
 
 # --- swap under memory.high: a zram swap device, the pressure experiment ------
