@@ -4,7 +4,6 @@
 #include <stddef.h>
 
 const struct lab_plot_hook lab_plot_hooks[] = {
-  { "memory", plot_memory },
   { "udp", plot_udp },
   { "wakeup", plot_wakeup },
   { "blocking", plot_blocking },
