@@ -21,8 +21,11 @@
  *   runq     per-worker ring of CORO_RUNQ coroutines (Go's runq), the part
  *            others may steal: only the owner pushes (at tail); owner and
  *            thieves take at head by CAS.  The owner moves half of priv into
- *            runq ("shares") at each scheduling point where some worker is
- *            spinning or idle, i.e. when someone could steal.
+ *            runq ("shares") at each scheduling point where some OTHER worker
+ *            is spinning or idle, i.e. when someone could steal.  Shared
+ *            coroutines left priv before those still in it, so the owner
+ *            takes from its runq first (local_get): one FIFO across both, and
+ *            timers served in deadline order stay in that order.
  *   global   coro_S.global: a locked list for coroutines readied by threads
  *            that are not workers, and for runq overflow.
  *   pinned   per-worker locked list of ready copy-stack coroutines homed on it.
@@ -250,22 +253,32 @@ priv_push (struct coro_worker *w, struct coro *c)
   w->npriv++;
 }
 
+/* The owner's next coroutine: its runq first, since whatever share() moved
+   there left priv before anything now in priv (FIFO across both); a plain
+   pop from priv when the runq is empty, the common case. */
 static inline __attribute__ ((always_inline)) struct coro *
 local_get (struct coro_worker *w)
 {
+  if (atomic_load_explicit (&w->runq.tail, memory_order_relaxed)
+      != atomic_load_explicit (&w->runq.head, memory_order_relaxed))
+    {
+      struct coro *c = runq_get (w);
+      if (c)
+        return c;
+    }
   struct coro *c = coro_waitq_pop (&w->priv);
   if (c)
-    {
-      w->npriv--;
-      return c;
-    }
-  return runq_get (w);
+    w->npriv--;
+  return c;
 }
 
+/* Another worker is spinning or idle.  A spinning w does not count itself:
+   sharing to its own runq only cost CASes (and, past CORO_RUNQ, pushed the
+   oldest to the global queue, out of FIFO order). */
 static bool
-demand (void)
+demand (struct coro_worker *w)
 {
-  return atomic_load_explicit (&coro_S.nspinning, memory_order_relaxed) > 0
+  return atomic_load_explicit (&coro_S.nspinning, memory_order_relaxed) > (int) w->spinning
          || atomic_load_explicit (&coro_S.nidle, memory_order_relaxed) > 0;
 }
 
@@ -407,7 +420,7 @@ share_slow (struct coro_worker *w)
 static inline __attribute__ ((always_inline)) void
 share_maybe (struct coro_worker *w)
 {
-  if (w->npriv != 0 && demand ())
+  if (w->npriv != 0 && demand (w))
     share_slow (w);
 }
 
