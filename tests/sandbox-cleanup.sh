@@ -11,10 +11,15 @@
 # script's interpreter line, never the harness).
 secs=$((600000 + $$))
 printf '#!/bin/sh\nsleep %s & sleep %s\n' $secs $secs >"$TMP/sleeper.sh"; chmod +x "$TMP/sleeper.sh"
+# Polls up to 10 s: on a loaded machine the pid namespace's teardown after its
+# init dies can take longer than a fixed short sleep.
 no_procs() {
-  sleep 0.3
+  i=0
+  while { pgrep -f "^sleep $secs" >/dev/null || pgrep -f "^/bin/sh $TMP/sleeper.sh" >/dev/null; } && [ $i -lt 100 ]; do
+    sleep 0.1; i=$((i + 1))
+  done
   if pgrep -f "^sleep $secs" >/dev/null || pgrep -f "^/bin/sh $TMP/sleeper.sh" >/dev/null; then
-    fail "$1: workload processes remain"
+    fail "$1: workload processes remain after 10 s"
   fi
 }
 
