@@ -8,7 +8,7 @@
 
 static const char *const spawn_variants[] = { "pthread", "coro", "go", NULL };
 /* quick: every point under ~2 s on an idle 2-core host, so `make run` affords 3 repeats */
-static const long spawn_quick[] = { 1000, 10000, 30000, 0 };
+static const long spawn_quick[] = { 1000, 3000, 10000, 0 };
 static const long spawn_full[] = { 1000, 10000, 100000, 1000000, 0 };
 
 static const char *const switch_variants[] = { "coro", "pthread", "ucontext", "go", "fcontext", NULL };
@@ -16,7 +16,7 @@ static const long switch_quick[] = { 100000, 300000, 0 };
 static const long switch_full[] = { 1000000, 10000000, 0 };
 
 static const char *const memory_variants[] = { "pthread", "coro", "coro-copystack", "go", NULL };
-static const long memory_quick[] = { 1000, 10000, 30000, 0 };
+static const long memory_quick[] = { 1000, 3000, 10000, 0 };
 static const long memory_full[] = { 10000, 100000, 1000000, 0 };
 
 static const char *const pressure_variants[] = { "pthread", "coro", "coro-copystack", NULL };

@@ -31,9 +31,10 @@ lab_noise_outlier (const double *v, int n, double med)
   qsort (dev, (size_t) n, sizeof *dev, cmp_double);
   mad = n % 2 ? dev[n / 2] : (dev[n / 2 - 1] + dev[n / 2]) / 2;
   free (dev);
-  if (mad > 0)
-    return 0.6745 * worst_dev / mad > LAB_NOISE_Z ? worst : -1;
-  return worst_dev > fabs (med) * LAB_NOISE_SPREAD_PCT / 100 ? worst : -1;
+  /* Off by more than 10% of the median, and (MAD > 0) beyond the z-score. */
+  if (worst_dev <= fabs (med) * LAB_NOISE_SPREAD_PCT / 100)
+    return -1;
+  return mad == 0 || 0.6745 * worst_dev / mad > LAB_NOISE_Z ? worst : -1;
 }
 
 static int

@@ -5,8 +5,9 @@
  * figure (aggregate.c), a warning when a variant's spread exceeds 10% of its
  * median, and a warning when a repeat is an outlier: its modified z-score
  * 0.6745 * |x - median| / MAD is above 3.5 (Iglewicz and Hoaglin, the test
- * hyperfine uses); with MAD = 0 (the other repeats agree exactly) a repeat
- * more than 10% off the median is the outlier.
+ * hyperfine uses) and it is more than 10% off the median (a repeat 5% off
+ * two that agree within 0.1% is not worth a warning); with MAD = 0 the
+ * 10% alone decides.
  */
 #ifndef LAB_NOISE_H
 #define LAB_NOISE_H

@@ -143,6 +143,8 @@ test_noise (void **state)
   assert_float_equal (lab_noise_outlier (c, 3, 2.0), 2.5, 0); /* MAD 0: more than 10% off */
   assert_true (lab_noise_outlier (d, 3, 2.0) < 0);            /* MAD 0: 5% off is not */
   assert_true (lab_noise_outlier (a, 2, 1.0) < 0);            /* two repeats: no outlier test */
+  double e[] = { 3.541, 3.540, 3.73 };                         /* z is large, but only 5% off */
+  assert_true (lab_noise_outlier (e, 3, 3.541) < 0);
 
   struct json_object *pts = json_object_new_array ();
   struct lab_agg *agg;
