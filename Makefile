@@ -158,6 +158,7 @@ asan:
 	@sh tests/run.sh build-asan runtime
 
 valgrind:
+	@sh tools/deps.sh valgrind
 	@$(MAKE) --no-print-directory BUILD=build-valgrind EXTRA_CFLAGS=-DLAB_VALGRIND all
 	@LAB_VALGRIND=1 sh tests/run.sh build-valgrind runtime
 
