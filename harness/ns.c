@@ -101,7 +101,7 @@ inherit_pid_max (long host_pid_max)
 
 static int
 setup_mounts (int flags, long host_pid_max, const struct lab_security *sec, const char *command_dir,
-              lab_error_t *err)
+              const char *cwd_dir, lab_error_t *err)
 {
   int v2 = access ("/sys/fs/cgroup/cgroup.controllers", F_OK) == 0;
 
@@ -123,7 +123,7 @@ setup_mounts (int flags, long host_pid_max, const struct lab_security *sec, cons
     return lab_error (err, errno, "mounting /sys");
   if ((flags & CLONE_NEWNET) && (flags & CLONE_NEWCGROUP))
     mount_cgroup_view (v2);
-  return lab_rootfs_finish (sec, command_dir, err);
+  return lab_rootfs_finish (sec, command_dir, cwd_dir, err);
 }
 
 int
@@ -152,7 +152,7 @@ lab_ns_setup_child (const struct lab_ns_config *c, lab_error_t *err)
 {
   if ((c->clone_flags & CLONE_NEWCGROUP) && unshare (CLONE_NEWCGROUP) < 0)
     return lab_error (err, errno, "unsharing the cgroup namespace");
-  if (setup_mounts (c->clone_flags, c->host_pid_max, c->sec, c->command_dir, err) < 0)
+  if (setup_mounts (c->clone_flags, c->host_pid_max, c->sec, c->command_dir, c->cwd_dir, err) < 0)
     return -1;
   if ((c->clone_flags & CLONE_NEWNET) && lab_ns_loopback_up (err) < 0)
     return -1;

@@ -17,6 +17,7 @@ struct lab_ns_config
   long host_pid_max;            /* the harness's kernel.pid_max, for a namespaced pid_max */
   const struct lab_security *sec; /* read-only root, /tmp, /dev, masked paths (rootfs.h) */
   const char *command_dir;      /* bound read-only when under the private /tmp; NULL = none */
+  const char *cwd_dir;          /* the same for the working directory; NULL = none */
 };
 
 /* In the child (the sandbox's init, pid 1), after it is in its cgroup: cgroup

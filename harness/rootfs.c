@@ -200,11 +200,12 @@ by_length (const void *a, const void *b)
 }
 
 int
-lab_rootfs_finish (const struct lab_security *s, const char *extra_bind, lab_error_t *err)
+lab_rootfs_finish (const struct lab_security *s, const char *extra_bind, const char *extra_bind2,
+                   lab_error_t *err)
 {
   char opts[64];
   int n = 0, ret = -1;
-  cleanup_free struct bind *binds = calloc ((size_t) (s->n_binds + s->n_writable + 1), sizeof *binds);
+  cleanup_free struct bind *binds = calloc ((size_t) (s->n_binds + s->n_writable + 2), sizeof *binds);
 
   if (binds == NULL)
     return lab_error (err, ENOMEM, "allocating the binds");
@@ -212,6 +213,8 @@ lab_rootfs_finish (const struct lab_security *s, const char *extra_bind, lab_err
     binds[n++] = (struct bind){ s->binds[i], -1, 0 };
   if (extra_bind)
     binds[n++] = (struct bind){ extra_bind, -1, 0 };
+  if (extra_bind2 && !(extra_bind && strcmp (extra_bind, extra_bind2) == 0))
+    binds[n++] = (struct bind){ extra_bind2, -1, 0 };
   for (int i = 0; i < s->n_writable; i++)
     binds[n++] = (struct bind){ s->writable[i], -1, 1 };
   /* A parent before its children, or it would cover them. */

@@ -28,8 +28,10 @@
 
 /* Step 1. */
 int lab_rootfs_readonly (lab_error_t *err);
-/* Steps 3-5 (after /proc and /sys are mounted).  `extra_bind`: a directory
-   bound read-only besides the profile's (the command's), or NULL. */
-int lab_rootfs_finish (const struct lab_security *s, const char *extra_bind, lab_error_t *err);
+/* Steps 3-5 (after /proc and /sys are mounted).  `extra_bind`, `extra_bind2`:
+   directories bound read-only besides the profile's (the command's and the
+   working directory, when under the private /tmp), or NULL. */
+int lab_rootfs_finish (const struct lab_security *s, const char *extra_bind, const char *extra_bind2,
+                       lab_error_t *err);
 
 #endif

@@ -465,6 +465,13 @@ start_child (struct run *r, lab_error_t *err)
       if (strcmp (cmd_dir, "/tmp") != 0)
         a.ns.command_dir = cmd_dir;
     }
+  /* So is a working directory under /tmp (a clone there, a test's scratch
+     directory): a command that changes into "$PWD" by name (e.g. a pyenv
+     shim) finds it. */
+  char cwd[4096];
+  if ((p->clone_flags & CLONE_NEWNS) && p->sec.tmp_size > 0 && getcwd (cwd, sizeof cwd)
+      && strncmp (cwd, "/tmp/", 5) == 0)
+    a.ns.cwd_dir = cwd;
   r->proc_fd = open ("/proc", O_PATH | O_DIRECTORY | O_CLOEXEC);
   if (r->proc_fd < 0)
     return lab_error (err, errno, "opening /proc");

@@ -61,6 +61,19 @@ grep -qx ro-dir=ro "$TMP/binds.out" || fail "binds: the read-only bind is writab
 [ ! -e "$TMP/ro/new" ] || fail "binds: a file reached the host through the read-only bind"
 [ "$(cat "$TMP/rw/made" 2>/dev/null)" = inside ] || fail "writable: the host does not see the file written inside"
 
+# A working directory under /tmp (a clone or scratch directory there) is found
+# by name inside, read-only: a command that changes into "$PWD" (a pyenv shim
+# does) runs; nothing it writes there reaches the host.
+mkdir -p /tmp/lab-rootfs-cwd.$$ && echo here >/tmp/lab-rootfs-cwd.$$/mark
+lab_abs=$(cd "$(dirname "$LAB")" && pwd)/$(basename "$LAB")
+out=$(cd /tmp/lab-rootfs-cwd.$$ && "$lab_abs" sandbox --json "$TMP/cwd.json" -- /bin/sh -c \
+  'cd "$PWD" && cat mark && if (: > new) 2>/dev/null; then echo cwd=rw; else echo cwd=ro; fi' 2>"$TMP/cwd.err")
+rc=$?
+ls /tmp/lab-rootfs-cwd.$$/new >/dev/null 2>&1 && { rm -rf /tmp/lab-rootfs-cwd.$$; fail "cwd: a file reached the host"; }
+rm -rf /tmp/lab-rootfs-cwd.$$
+[ $rc = 0 ] && [ "$out" = "here
+cwd=ro" ] || fail "cwd under /tmp: exit $rc, output '$out', $(cat "$TMP/cwd.err")"
+
 # A writable directory that does not exist is a clear error, not a silent skip.
 printf '{ "writable": ["%s/missing"] }\n' "$TMP" >"$TMP/missing.json"
 "$LAB" sandbox --profile "$TMP/missing.json" -- /bin/true 2>"$TMP/missing.err"; rc=$?
