@@ -26,4 +26,4 @@ RUN echo "$LAB_REVISION" > REVISION && make -j"$(nproc)" all && rm -rf build/obj
 
 VOLUME /lab/results
 ENTRYPOINT ["/lab/tools/docker/entrypoint.sh"]
-CMD ["run", "spawn", "switch", "memory", "seccomp", "--scale", "quick"]
+CMD ["run", "spawn", "switch", "memory", "seccomp", "--scale", "quick", "--repeat", "3"]

@@ -40,6 +40,10 @@ fi
 # at 32768, which binds no one here (uid 0 of the initial user namespace is
 # exempt from RLIMIT_NPROC).
 [ "$engine" = podman ] && run="$run --ulimit nofile=$(ulimit -Sn):$(ulimit -Hn) --ulimit nproc=32768:32768"
+# Engines cap the container's pids (podman: 2048 by default), which would stop
+# a pthread point at ~2K threads and look like a memory limit from inside;
+# the lab's own pids.max (the profile's "auto") bounds each point instead.
+run="$run --pids-limit=-1"
 # The lab needs no network: its experiments talk inside their own network
 # namespaces.
 run="$run --network none"
