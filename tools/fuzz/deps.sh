@@ -7,22 +7,8 @@
 # them): clang and libFuzzer.  Installed with apt-get when root.  Exit 0 when
 # ready, 77 with a "SKIP: ..." line saying why when fuzzing cannot run here.
 set -u
-PKGS="clang libfuzzer-14-dev"
-
 skip() { echo "SKIP: $*"; exit 77; }
 
-missing=""
-for p in $PKGS; do
-  dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q 'install ok installed' || missing="$missing $p"
-done
-if [ -n "$missing" ]; then
-  [ "$(id -u)" -eq 0 ] || skip "missing Debian packages:$missing (install them with: sudo apt-get install -y$missing)"
-  echo "fuzz: installing missing Debian packages:$missing"
-  export DEBIAN_FRONTEND=noninteractive
-  apt-get update -qq >/dev/null 2>&1 || skip "apt-get update failed; cannot install$missing"
-  # shellcheck disable=SC2086
-  apt-get install -y -qq --no-install-recommends $missing >/dev/null 2>&1 ||
-    skip "apt-get install failed for:$missing"
-fi
+sh "$(dirname "$0")/../test-deps.sh" fuzz clang libfuzzer-14-dev || exit $?
 command -v clang >/dev/null 2>&1 || skip "clang not found after installing clang"
 exit 0
