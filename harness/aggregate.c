@@ -323,6 +323,16 @@ lab_agg_wnum (const struct lab_agg *g, const char *key)
   return v ? json_object_get_double (v) : -1;
 }
 
+double
+lab_agg_cnum (const struct lab_agg *g, const char *key)
+{
+  struct json_object *f = NULL, *v = NULL;
+  if (g && g->median_point && json_object_object_get_ex (g->median_point, "client_figures", &f)
+      && json_object_object_get_ex (f, key, &v) && v)
+    return json_object_get_double (v);
+  return -1;
+}
+
 static int
 add_name (const char **names, int k, int max, const char *s)
 {

@@ -113,6 +113,9 @@ const struct lab_agg *lab_agg_find (const struct lab_agg *agg, int n, const char
 long lab_agg_largest_common (const struct lab_agg *agg, int n, const char *exp, const char *a, const char *b);
 /* A number from the median repeat's workload report, or -1. */
 double lab_agg_wnum (const struct lab_agg *g, const char *key);
+/* A number from the median repeat's companion client (`client_figures` of a
+   point with a client, e.g. echo's load generator), or -1. */
+double lab_agg_cnum (const struct lab_agg *g, const char *key);
 /* The distinct experiments (or, with exp != NULL, the variants of exp), in
    plan order; returns how many (at most max). */
 int lab_agg_experiments (const struct lab_agg *agg, int n, const char **names, int max);

@@ -21,16 +21,6 @@
 #include "claims.h"
 #include "report-echo.h"
 
-static double
-cfig (const struct lab_agg *g, const char *key)
-{
-  struct json_object *f = NULL, *v = NULL;
-  if (g && g->median_point && json_object_object_get_ex (g->median_point, "client_figures", &f)
-      && json_object_object_get_ex (f, key, &v) && v)
-    return json_object_get_double (v);
-  return -1;
-}
-
 static const char *
 proto_of (const struct lab_agg *g)
 {
@@ -112,7 +102,7 @@ conditions (FILE *f, const struct lab_agg *g, const char *published)
   fprintf (f, " Conditions here: %ld connections, proto=%s, the server on one CPU and the client on another "
               "(2-core host, shared with other work), our open-loop generator at %.0f requests/s for %.1f s; "
               "published: %s.",
-           g->n, proto_of (g), cfig (g, "rate"), cfig (g, "open_s"), published);
+           g->n, proto_of (g), lab_agg_cnum (g, "rate"), lab_agg_cnum (g, "open_s"), published);
 }
 
 /* Threads vs coroutines at the largest n: p99 and memory. */
@@ -155,7 +145,7 @@ lab_claim_c7 (const struct lab_agg *agg, int n, FILE *f)
                ran_echo (agg, n) ? "; the points that ran did not end ok at a common n" : "");
       return LAB_V_NOT_TESTED;
     }
-  double le = cfig (e, "lat_mean_ns"), lu = cfig (u, "lat_mean_ns"), se = sys_share (e), su = sys_share (u);
+  double le = lab_agg_cnum (e, "lat_mean_ns"), lu = lab_agg_cnum (u, "lat_mean_ns"), se = sys_share (e), su = sys_share (u);
   if (le <= 0 || lu <= 0 || se < 0 || su < 0)
     {
       fprintf (f, "The epoll and uring points at n=%ld lack the open-loop mean or the server's CPU figures.", e->n);
@@ -209,7 +199,7 @@ lab_report_echo_section (FILE *f, const char *exp, const struct lab_agg *agg, in
   if (strcmp (exp, "echo") != 0)
     return;
   for (int i = 0; i < n; i++)
-    wrk |= !strcmp (agg[i].experiment, "echo") && cfig (&agg[i], "wrk_ops_per_s") > 0;
+    wrk |= !strcmp (agg[i].experiment, "echo") && lab_agg_cnum (&agg[i], "wrk_ops_per_s") > 0;
   fprintf (f, "\nClient and server figures (median repeat; capacity is the closed loop, latencies the open loop "
               "from each request's intended send time):\n\n");
   fprintf (f, "| variant | n | capacity req/s | open-loop rate | p50 ms | p99 ms | p99.9 ms | max ms | "
@@ -224,12 +214,12 @@ lab_report_echo_section (FILE *f, const char *exp, const struct lab_agg *agg, in
         continue;
       lab_human_bytes (mem, sizeof mem, mem_per_conn (g));
       fprintf (f, "| %s | %ld | %.0f | %.0f | %.3f | %.3f | %.3f | %.3f | %.0f | %s | %.1f%% |", g->variant, g->n,
-               g->ops_per_s, cfig (g, "rate"), g->m[LAB_M_LAT_P50].med / 1e6, g->m[LAB_M_LAT_P99].med / 1e6,
-               g->m[LAB_M_LAT_P999].med / 1e6, g->m[LAB_M_LAT_MAX].med / 1e6, cfig (g, "open_unanswered"), mem,
+               g->ops_per_s, lab_agg_cnum (g, "rate"), g->m[LAB_M_LAT_P50].med / 1e6, g->m[LAB_M_LAT_P99].med / 1e6,
+               g->m[LAB_M_LAT_P999].med / 1e6, g->m[LAB_M_LAT_MAX].med / 1e6, lab_agg_cnum (g, "open_unanswered"), mem,
                100 * sys_share (g));
       if (wrk)
         {
-          double w = cfig (g, "wrk_ops_per_s"), l = cfig (g, "loadgen_ops_per_s");
+          double w = lab_agg_cnum (g, "wrk_ops_per_s"), l = lab_agg_cnum (g, "loadgen_ops_per_s");
           if (w > 0 && l > 0)
             fprintf (f, " %.0f | %.0f | %+.1f%%%s |", w, l, 100 * (l - w) / w,
                      fabs (l - w) / w <= 0.10 ? " (agree within 10%)" : " (more than 10% apart)");

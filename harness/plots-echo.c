@@ -17,16 +17,6 @@
 
 #include "plot-hooks.h"
 
-static double
-cnum (const struct lab_agg *g, const char *key)
-{
-  struct json_object *f = NULL, *v = NULL;
-  if (g && g->median_point && json_object_object_get_ex (g->median_point, "client_figures", &f)
-      && json_object_object_get_ex (f, key, &v) && v)
-    return json_object_get_double (v);
-  return -1;
-}
-
 static const char *
 point_id (const struct lab_agg *g)
 {
@@ -95,7 +85,7 @@ latency_plot (const struct lab_plot_ctx *ctx, long n, lab_error_t *err)
       if (rows == 0)
         continue;
       if (rate < 0)
-        rate = cnum (g, "rate");
+        rate = lab_agg_cnum (g, "rate");
       used += (size_t) snprintf (body + used, used < sizeof body ? sizeof body - used : 0,
                                  "%s'%s' using 3:1 with linespoints pi 6 lw 2%s title '%s'", nd ? ", \\\n     " : "", names[nd],
                                  lab_plot_style (ctx, ctx->run_variants[v]), ctx->run_variants[v]);
@@ -141,7 +131,7 @@ throughput_plot (const struct lab_plot_ctx *ctx, lab_error_t *err)
           if (strcmp (g->experiment, ctx->exp) || strcmp (g->variant, var) || !g->n_ok)
             continue;
           const struct lab_stat *s = &g->m[LAB_M_OPS_PER_S];
-          double lg = cnum (g, "loadgen_ops_per_s"), w = cnum (g, "wrk_ops_per_s");
+          double lg = lab_agg_cnum (g, "loadgen_ops_per_s"), w = lab_agg_cnum (g, "wrk_ops_per_s");
           wrk |= w > 0;
           fprintf (f, "%ld %.6g %.6g %.6g %s%.6g %s%.6g\n", g->n, s->med, s->min, s->max, lg > 0 ? "" : "NaN#", lg,
                    w > 0 ? "" : "NaN#", w);
