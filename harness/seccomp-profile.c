@@ -34,6 +34,7 @@
 
 #include <json-c/json.h>
 
+#include "caps.h"
 #include "json-util.h"
 #include "utils.h"
 
@@ -105,17 +106,6 @@ static const struct
   { "SCMP_CMP_NE", SCMP_CMP_NE }, { "SCMP_CMP_LT", SCMP_CMP_LT }, { "SCMP_CMP_LE", SCMP_CMP_LE },
   { "SCMP_CMP_EQ", SCMP_CMP_EQ }, { "SCMP_CMP_GE", SCMP_CMP_GE }, { "SCMP_CMP_GT", SCMP_CMP_GT },
   { "SCMP_CMP_MASKED_EQ", SCMP_CMP_MASKED_EQ },
-};
-
-static const char *const cap_names[] = {
-  "CAP_CHOWN", "CAP_DAC_OVERRIDE", "CAP_DAC_READ_SEARCH", "CAP_FOWNER", "CAP_FSETID", "CAP_KILL",
-  "CAP_SETGID", "CAP_SETUID", "CAP_SETPCAP", "CAP_LINUX_IMMUTABLE", "CAP_NET_BIND_SERVICE",
-  "CAP_NET_BROADCAST", "CAP_NET_ADMIN", "CAP_NET_RAW", "CAP_IPC_LOCK", "CAP_IPC_OWNER",
-  "CAP_SYS_MODULE", "CAP_SYS_RAWIO", "CAP_SYS_CHROOT", "CAP_SYS_PTRACE", "CAP_SYS_PACCT",
-  "CAP_SYS_ADMIN", "CAP_SYS_BOOT", "CAP_SYS_NICE", "CAP_SYS_RESOURCE", "CAP_SYS_TIME",
-  "CAP_SYS_TTY_CONFIG", "CAP_MKNOD", "CAP_LEASE", "CAP_AUDIT_WRITE", "CAP_AUDIT_CONTROL",
-  "CAP_SETFCAP", "CAP_MAC_OVERRIDE", "CAP_MAC_ADMIN", "CAP_SYSLOG", "CAP_WAKE_ALARM",
-  "CAP_BLOCK_SUSPEND", "CAP_AUDIT_READ", "CAP_PERFMON", "CAP_BPF", "CAP_CHECKPOINT_RESTORE",
 };
 
 static const char *const top_keys[] = { "defaultAction", "defaultErrnoRet", "architectures", "archMap",
@@ -346,7 +336,7 @@ eval_caps (struct parse_state *st, struct json_object *c, const char *path, stru
 {
   struct json_object *arr;
   char cp[LAB_JSON_PATH_MAX], p[LAB_JSON_PATH_MAX];
-  size_t i, j, n;
+  size_t i, n;
 
   if (lab_json_get_array (c, path, "caps", 0, &arr, err) < 0)
     return -1;
@@ -357,15 +347,13 @@ eval_caps (struct parse_state *st, struct json_object *c, const char *path, stru
   for (i = 0; i < n; i++)
     {
       struct json_object *v = json_object_array_get_idx (arr, i);
-      int held;
+      int held, j;
 
       lab_json_path_index (p, sizeof (p), cp, i);
       if (!json_object_is_type (v, json_type_string))
         return lab_json_type_error (p, "a capability name", v, err);
-      for (j = 0; j < ARRAY_SIZE (cap_names); j++)
-        if (strcmp (cap_names[j], json_object_get_string (v)) == 0)
-          break;
-      if (j == ARRAY_SIZE (cap_names))
+      j = lab_cap_from_name (json_object_get_string (v));
+      if (j < 0)
         return lab_usage_error (err, "`%s`: unknown capability `%s`", p, json_object_get_string (v));
       st->caps_used = 1;
       held = (st->cap_eff >> j) & 1;
