@@ -2,6 +2,8 @@
 #include "claims.h"
 
 #include <stddef.h>
+#include <stdio.h>
+#include <stdlib.h>
 
 const struct lab_claim lab_claims[] = {
   { "C1", "1M tasks sleeping 1 ms: pthreads 3.82 s vs goroutines 0.47 s (8.1x)", lab_claim_c1_with_peers },
@@ -26,6 +28,26 @@ const struct lab_claim lab_claims[] = {
     lab_claim_c11 },
   { NULL, NULL, NULL },
 };
+
+char *
+lab_claim_text (const struct lab_claim *c, const struct lab_agg *agg, int n, enum lab_verdict *v)
+{
+  char *t = NULL;
+  size_t len = 0;
+  FILE *f = open_memstream (&t, &len);
+
+  *v = LAB_V_NOT_TESTED;
+  if (f == NULL)
+    return NULL;
+  *v = c->judge (agg, n, f);
+  if (fclose (f) != 0)
+    {
+      free (t);
+      *v = LAB_V_NOT_TESTED;
+      return NULL;
+    }
+  return t;
+}
 
 const char *
 lab_verdict_name (enum lab_verdict v)

@@ -36,6 +36,10 @@ struct lab_claim
 
 extern const struct lab_claim lab_claims[]; /* ends with { NULL, NULL, NULL } */
 
+/* Judges `c` on `agg`: its verdict in *v and its text (inline markdown) as a
+   malloc'd string, or NULL when out of memory (*v is then LAB_V_NOT_TESTED). */
+char *lab_claim_text (const struct lab_claim *c, const struct lab_agg *agg, int n, enum lab_verdict *v);
+
 /* "holds", "fails", "within noise", "not tested here". */
 const char *lab_verdict_name (enum lab_verdict v);
 

@@ -141,12 +141,9 @@ headline_section (FILE *f, const struct lab_agg *agg, int n, const char **exps, 
          f);
   for (int e = 0; e < n_exps; e++)
     {
-      char *h = NULL;
-      size_t hl = 0;
-      FILE *hf = open_memstream (&h, &hl);
-      long at = lab_report_headline (hf, agg, n, exps[e]);
-      fclose (hf);
-      if (at >= 0)
+      long at;
+      char *h = lab_report_headline_text (agg, n, exps[e], &at);
+      if (h)
         {
           fprintf (f, "<tr><td><a href=\"#exp-%s\">", exps[e]);
           text (f, exps[e]);
@@ -168,17 +165,14 @@ claims_section (FILE *f, const struct lab_agg *agg, int n)
          f);
   for (const struct lab_claim *c = lab_claims; c->id; c++)
     {
-      char *t = NULL;
-      size_t tl = 0;
-      FILE *tf = open_memstream (&t, &tl);
-      enum lab_verdict v = c->judge (agg, n, tf);
-      fclose (tf);
+      enum lab_verdict v;
+      char *t = lab_claim_text (c, agg, n, &v);
       fputs ("<tr><td><b>", f);
       text (f, c->id);
       fputs ("</b></td><td>", f);
       text (f, c->published);
       fprintf (f, "</td><td><span class=\"v %s\">%s</span></td><td>", verdict_class (v), lab_verdict_name (v));
-      inline_md (f, t);
+      inline_md (f, t ? t : "(out of memory)");
       fputs ("</td></tr>\n", f);
       free (t);
     }

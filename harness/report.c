@@ -115,6 +115,26 @@ lab_report_figure (char *buf, size_t len, enum lab_metric m, double v)
     snprintf (buf, len, "%.4g %s", v, unit);
 }
 
+char *
+lab_report_headline_text (const struct lab_agg *agg, int n, const char *exp, long *at)
+{
+  char *h = NULL;
+  size_t len = 0;
+  FILE *f = open_memstream (&h, &len);
+
+  *at = -1;
+  if (f == NULL)
+    return NULL;
+  *at = lab_report_headline (f, agg, n, exp);
+  if (fclose (f) != 0 || *at < 0)
+    {
+      free (h);
+      *at = -1;
+      return NULL;
+    }
+  return h;
+}
+
 long
 lab_report_headline (FILE *f, const struct lab_agg *agg, int n, const char *exp)
 {
@@ -275,24 +295,18 @@ lab_report_write (const char *dir, struct json_object *meta, const struct lab_ag
   fprintf (f, "## Headlines\n\n");
   for (int e = 0; e < n_exps; e++)
     {
-      char *h = NULL;
-      size_t hl = 0;
-      FILE *hf = open_memstream (&h, &hl);
-      long at = lab_report_headline (hf, agg, n, exps[e]);
-      fclose (hf);
-      if (at >= 0)
+      long at;
+      char *h = lab_report_headline_text (agg, n, exps[e], &at);
+      if (h)
         fprintf (f, "- %s at n=%ld: %s\n", exps[e], at, h);
       free (h);
     }
   fprintf (f, "\n## Published claims (shared/CLAIMS.md), re-measured here\n\n");
   for (const struct lab_claim *c = lab_claims; c->id; c++)
     {
-      char *t = NULL;
-      size_t tl = 0;
-      FILE *tf = open_memstream (&t, &tl);
-      enum lab_verdict v = c->judge (agg, n, tf);
-      fclose (tf);
-      fprintf (f, "- **%s** (%s): **%s**. %s\n", c->id, c->published, lab_verdict_name (v), t);
+      enum lab_verdict v;
+      char *t = lab_claim_text (c, agg, n, &v);
+      fprintf (f, "- **%s** (%s): **%s**. %s\n", c->id, c->published, lab_verdict_name (v), t ? t : "(out of memory)");
       free (t);
     }
   for (int e = 0; e < n_exps; e++)

@@ -29,6 +29,8 @@ void lab_report_env (FILE *out, struct json_object *meta);
 void lab_report_env_state (FILE *out, struct json_object *meta);
 /* `exp`'s headline at its largest ok n into `out` (inline markdown); returns that n, or -1 (nothing written). */
 long lab_report_headline (FILE *out, const struct lab_agg *agg, int n, const char *exp);
+/* The same as a malloc'd string; NULL when `exp` has no headline (or out of memory). */
+char *lab_report_headline_text (const struct lab_agg *agg, int n, const char *exp, long *at);
 /* The metric the headline and `lab compare` put first for `exp`. */
 enum lab_metric lab_report_headline_metric (const char *exp);
 /* The table of `exp`: header cells, and one row's cells (each at most 64 bytes). */
