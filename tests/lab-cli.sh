@@ -4,20 +4,7 @@
 # missing or malformed profile) exit 2 with a message naming what was wrong; `lab list` names
 # every experiment; `lab doctor` reports the cgroup mode and host limits.
 set -u
-LAB=${LAB_BUILD:-build}/bin/lab
-T=${LAB_TMP:-$(mktemp -d)}
-fails=0
-check() { # expected-exit "message substring" args...
-  want=$1; msg=$2; shift 2
-  "$LAB" "$@" >"$T/out" 2>&1; rc=$?
-  if [ "$rc" -ne "$want" ]; then
-    echo "FAIL: lab $* exited $rc, expected $want"; cat "$T/out"; fails=$((fails + 1)); return
-  fi
-  if [ -n "$msg" ] && ! grep -qF -- "$msg" "$T/out"; then
-    echo "FAIL: lab $*: output lacks \`$msg\`:"; cat "$T/out"; fails=$((fails + 1)); return
-  fi
-  echo "ok: lab $* -> $rc"
-}
+. tests/helpers/cli-check.sh
 [ -x "$LAB" ] || { echo "FAIL: $LAB not built"; exit 1; }
 for c in doctor list run plot sandbox; do check 0 "usage: lab $c" "$c" --help; done
 check 0 "usage: lab COMMAND" --help

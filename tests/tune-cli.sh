@@ -5,20 +5,7 @@
 # "needed" numbers are computed from the scale (pid_max >= (n + host threads) x 8/7, max_map_count >= 2n;
 # spawn counts n alive only with join=after).
 set -u
-LAB=${LAB_BUILD:-build}/bin/lab
-T=${LAB_TMP:-$(mktemp -d)}
-fails=0
-check() { # expected-exit "message substring" args...
-  want=$1; msg=$2; shift 2
-  "$LAB" "$@" >"$T/out" 2>&1; rc=$?
-  if [ "$rc" -ne "$want" ]; then
-    echo "FAIL: lab $* exited $rc, expected $want"; cat "$T/out"; fails=$((fails + 1)); return
-  fi
-  if [ -n "$msg" ] && ! grep -qF -- "$msg" "$T/out"; then
-    echo "FAIL: lab $*: output lacks \`$msg\`:"; cat "$T/out"; fails=$((fails + 1)); return
-  fi
-  echo "ok: lab $* -> $rc"
-}
+. tests/helpers/cli-check.sh
 [ -x "$LAB" ] || { echo "FAIL: $LAB not built"; exit 1; }
 check 0 "usage: lab tune" tune --help
 check 2 "unknown experiment \`nosuch\`" tune nosuch
