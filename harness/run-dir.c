@@ -1,6 +1,8 @@
 /* run-dir.c - see run-dir.h. */
 #include "run-dir.h"
 
+#include <ctype.h>
+#include <dirent.h>
 #include <errno.h>
 #include <fcntl.h>
 #include <limits.h>
@@ -57,6 +59,55 @@ read_holder (int fd, char *buf, size_t len)
   snprintf (buf, len, "another process");
 }
 
+/* NAME.tmp.<digits>: a file lab_write_file_atomic or lab_out_open was
+   writing when its run died (SIGKILL gives no chance to unlink it). */
+static int
+is_partial (const char *name)
+{
+  const char *t = strstr (name, ".tmp.");
+  const char *d;
+
+  if (t == NULL || t == name)
+    return 0;
+  for (d = t + 5; *d; d++)
+    if (!isdigit ((unsigned char) *d))
+      return 0;
+  return d > t + 5;
+}
+
+/* Removes the partial files of dead runs from DIR and its points/ and plots/.
+   Called with the lock held: no other run can be writing them. */
+static void
+sweep_partials (const char *dir)
+{
+  static const char *const subs[] = { "", "/points", "/plots" };
+  char path[PATH_MAX];
+  int removed = 0;
+
+  for (size_t i = 0; i < ARRAY_SIZE (subs); i++)
+    {
+      DIR *d;
+      struct dirent *e;
+
+      snprintf (path, sizeof path, "%s%s", dir, subs[i]);
+      d = opendir (path);
+      if (d == NULL)
+        continue;
+      while ((e = readdir (d)))
+        if (is_partial (e->d_name))
+          {
+            if (unlinkat (dirfd (d), e->d_name, 0) == 0)
+              removed++;
+            else
+              lab_warn ("removing the partial file `%s/%s`: %s", path, e->d_name, strerror (errno));
+          }
+      closedir (d);
+    }
+  if (removed)
+    fprintf (stderr, "lab: removed %d partial file%s left in `%s` by an interrupted run\n", removed,
+             removed == 1 ? "" : "s", dir);
+}
+
 int
 lab_run_dir_lock (const char *dir, const char *cmd, lab_error_t *err)
 {
@@ -84,6 +135,7 @@ lab_run_dir_lock (const char *dir, const char *cmd, lab_error_t *err)
   snprintf (line, sizeof line, "pid %d: %s\n", (int) getpid (), cmd);
   if (ftruncate (fd, 0) < 0 || pwrite (fd, line, strlen (line), 0) != (ssize_t) strlen (line))
     lab_warn ("writing `%s`: %s", path, strerror (errno));
+  sweep_partials (dir);
   return fd;
 }
 

@@ -10,7 +10,9 @@
  * written and held until the process exits (the kernel drops it when the
  * harness dies, even by SIGKILL).  The holder writes "pid N: COMMAND" into
  * the file; a second `lab run --out DIR` or `--resume DIR` that finds the lock
- * taken is refused (exit 2) with that line.
+ * taken is refused (exit 2) with that line.  Once it holds the lock, a run
+ * removes the NAME.tmp.<pid> files a killed run left half-written in DIR,
+ * DIR/points and DIR/plots (nothing else can be writing them).
  */
 #ifndef LAB_RUN_DIR_H
 #define LAB_RUN_DIR_H

@@ -1,7 +1,8 @@
 #!/bin/sh
 # Description: end to end, as a user runs it: `lab run spawn --variants pthread,coro --scale 1000` writes summary.csv
 # (exact columns, one ok row per variant), meta.json, one JSON per point, plots and report.md;
-# an interrupted run keeps its finished points and `--resume` completes it without redoing them;
+# an interrupted run keeps its finished points and `--resume` completes it without redoing them
+# (and removes the NAME.tmp.<pid> files a killed run leaves);
 # no sandbox cgroup (hence no workload process: a cgroup with a process in it
 # cannot be removed) of these runs is left behind.  The checks look only at
 # the cgroups of our own harness pids: other runs may share the machine.
@@ -58,11 +59,17 @@ esac
 n_before=$(ls "$OUT2"/points/*.json | wc -l)
 [ "$n_before" -ge 1 ] || fail "interrupted run kept no point"
 leftovers $pid
+# What a SIGKILLed run leaves: a half-written point and summary (NAME.tmp.<pid>).
+printf '{"status":' > "$OUT2/points/spawn-coro-n3000-r1.json.tmp.999999"
+printf 'experiment,' > "$OUT2/summary.csv.tmp.999999"
 "$LAB" run --resume "$OUT2" > "$T/run3.log" 2>&1 &
 pid=$!
 wait $pid || { cat "$T/run3.log"; fail "resume failed"; }
 cat "$T/run3.log"
 grep -Eq "resumed: $n_before points? (was|were) already done" "$T/run3.log" || fail "resume did not reuse the $n_before finished points"
 [ "$(tail -n +2 "$OUT2/summary.csv" | wc -l)" = 6 ] || fail "resumed summary has not 6 rows: $(cat "$OUT2/summary.csv")"
+left=$(find "$OUT2" -name '*.tmp.*')
+[ -z "$left" ] || fail "resume left partial files: $left"
+grep -q "removed 2 partial files" "$T/run3.log" || fail "resume did not say it removed the 2 partial files"
 leftovers $pid
 echo "lab-run-spawn: all checks passed"
