@@ -81,6 +81,7 @@ static const struct
 } headlines[] = {
   { "switch", LAB_M_NS_PER_OP },
   { "memory", LAB_M_CG_PER_TASK },
+  { "echo", LAB_M_OPS_PER_S }, /* closed-loop capacity */
   { "udp", LAB_M_OPS_PER_S },
   { "wakeup", LAB_M_LAT_P50 },
   { "blocking", LAB_M_LAT_P99 },
@@ -111,6 +112,12 @@ lab_report_figure (char *buf, size_t len, enum lab_metric m, double v)
     snprintf (buf, len, "%.1f ns", v);
   else if (strcmp (unit, "s") == 0)
     snprintf (buf, len, "%.4g s", v);
+  else if (strcmp (unit, "1/s") == 0 && v >= 1e6)
+    snprintf (buf, len, "%.3f M/s", v / 1e6);
+  else if (strcmp (unit, "1/s") == 0 && v >= 1e3)
+    snprintf (buf, len, "%.1f K/s", v / 1e3);
+  else if (strcmp (unit, "1/s") == 0)
+    snprintf (buf, len, "%.0f /s", v);
   else
     snprintf (buf, len, "%.4g %s", v, unit);
 }
@@ -215,10 +222,7 @@ lab_report_table_row (const struct lab_agg *g, char c[LAB_REPORT_NCOLS][64])
       snprintf (c[6] + strlen (c[6]), 64 - strlen (c[6]), " (%s)", o);
     }
   lab_report_figure (c[7], 64, LAB_M_KERNEL, g->m[per_task ? LAB_M_KERNEL_PER_TASK : LAB_M_KERNEL].med);
-  if (g->ops_per_s > 0)
-    snprintf (c[8], 64, "%.4g", g->ops_per_s);
-  else
-    snprintf (c[8], 64, "-");
+  lab_report_figure (c[8], 64, LAB_M_OPS_PER_S, g->ops_per_s > 0 ? g->ops_per_s : -1);
   lab_report_figure (c[9], 64, LAB_M_LAT_P99, g->p99_ns);
 }
 

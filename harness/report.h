@@ -37,7 +37,7 @@ enum lab_metric lab_report_headline_metric (const char *exp);
 #define LAB_REPORT_NCOLS 10
 void lab_report_table_header (const char *exp, const char *cells[LAB_REPORT_NCOLS]);
 void lab_report_table_row (const struct lab_agg *g, char cells[LAB_REPORT_NCOLS][64]);
-/* One figure with its unit, e.g. "1.42 us", "9.6 KiB", "0.47 s"; "-" when v < 0. */
+/* One figure with its unit, e.g. "1.42 us", "9.6 KiB", "0.47 s", "244.7 K/s"; "-" when v < 0. */
 void lab_report_figure (char *buf, size_t len, enum lab_metric m, double v);
 /* The array `plots` of DIR/plots/plots.json, or an empty array; owned by the caller. */
 struct json_object *lab_report_manifest (const char *dir);
