@@ -16,11 +16,14 @@
  *   4. drops the capabilities to the profile's set (caps.c) and makes itself
  *      non-dumpable (the workload, same uid, cannot ptrace it);
  *   5. reads the seccomp program the harness compiled meanwhile from `go`;
- *   6. forks the workload, then forwards signals and reaps.
+ *   6. forks the workload, then forwards signals and reaps; when the workload
+ *      ends, reports the namespace's last pid and the workload's status.
  * The workload reports its host pid, sets up its fds, loads the program
  * (no_new_privs is set even without a filter) and execs.
  */
 #include <errno.h>
+#include <fcntl.h>
+#include <sched.h>
 #include <grp.h>
 #include <signal.h>
 #include <stdio.h>
@@ -131,6 +134,26 @@ self_attach (struct child_args *a, lab_error_t *err)
   return 0;
 }
 
+/* The last pid given out in init's pid namespace (kernel.ns_last_pid reads
+   the reader's own namespace, whichever procfs it is opened in); -1 when
+   unknown or when the sandbox has no pid namespace of its own. */
+static int
+ns_last_pid (const struct child_args *a)
+{
+  char buf[32];
+  if (!(a->ns.clone_flags & CLONE_NEWPID))
+    return -1;
+  int fd = open ("/proc/sys/kernel/ns_last_pid", O_RDONLY | O_CLOEXEC);
+  if (fd < 0)
+    return -1;
+  ssize_t n = read (fd, buf, sizeof buf - 1);
+  close (fd);
+  if (n <= 0)
+    return -1;
+  buf[n] = '\0';
+  return atoi (buf);
+}
+
 /* Step 2, in a user namespace whose maps the harness has written. */
 static int
 become_root (lab_error_t *err)
@@ -214,8 +237,11 @@ lab_sandbox_child_main (void *arg)
           while ((p = waitpid (-1, &st, WNOHANG)) > 0)
             if (p == w)
               {
-                struct report_msg m = { REPORT_STATUS, st };
-                _exit (write (a->report_fd, &m, sizeof m) == (ssize_t) sizeof m ? 0 : 124);
+                /* Whether anything but the workload ever ran: the harness
+                   then knows no other process can have been killed by
+                   seccomp (seccomp-kills.h). */
+                struct report_msg m[2] = { { REPORT_LAST_PID, ns_last_pid (a) }, { REPORT_STATUS, st } };
+                _exit (write (a->report_fd, m, sizeof m) == (ssize_t) sizeof m ? 0 : 124);
               }
           continue;
         }

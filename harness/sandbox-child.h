@@ -36,11 +36,15 @@ struct fail_msg
 };
 
 /* A record on the `report` pipe (workload or init -> harness). */
-enum { REPORT_PID = 1, REPORT_STATUS };
+enum { REPORT_PID = 1, REPORT_LAST_PID, REPORT_STATUS };
 struct report_msg
 {
   int kind;
-  int value;              /* REPORT_PID: host pid of the workload; REPORT_STATUS: its wait status */
+  int value;              /* REPORT_PID: host pid of the workload; REPORT_LAST_PID: the last pid
+                             the sandbox's pid namespace gave out when the workload ended (2:
+                             no process or thread but init and the workload ever ran there),
+                             sent just before REPORT_STATUS, -1 unknown; REPORT_STATUS: the
+                             workload's wait status */
 };
 
 /* The clone's entry point: the sandbox's init (pid 1 inside); `arg` is a

@@ -330,6 +330,7 @@ struct run
   pid_t pid;              /* the sandbox's init (pid 1 inside) */
   pid_t wpid;             /* the workload (pid 2 inside), from the report pipe; 0 = not yet */
   int wstatus, have_wstatus; /* the workload's wait status, as init reported it */
+  int last_pid;           /* the pid namespace's last pid, as init reported it; -1 unknown */
   int pidfd, kmsg, audit, go[2], fail[2], report[2], notify_fd, wpidfd, proc_fd;
   unsigned ses;           /* the sandbox's audit session (seccomp-kills.h) */
   FILE *series;           /* spec->samples_path, open while the point runs */
@@ -554,6 +555,8 @@ report_read (struct run *r)
         r->res->host_pid = r->wpid = m.value;
         r->ses = lab_seccomp_kills_session (r->wpid);
       }
+    else if (m.kind == REPORT_LAST_PID)
+      r->last_pid = m.value;
     else if (m.kind == REPORT_STATUS)
       {
         r->wstatus = m.value;
@@ -725,7 +728,8 @@ run_point (struct run *r, lab_error_t *err)
   /* Every seccomp kill inside, the top command's included (its syscall). */
   if (r->audit >= 0 || r->kmsg >= 0)
     lab_seccomp_kills_collect (r->audit, r->kmsg, r->ses, (pid_t) r->res->host_pid,
-                               WIFSIGNALED (wstatus) && WTERMSIG (wstatus) == SIGSYS, r->res);
+                               WIFSIGNALED (wstatus) && WTERMSIG (wstatus) == SIGSYS,
+                               !(r->have_wstatus && r->last_pid >= 1 && r->last_pid <= 2), r->res);
   r->res->kills_attributed = r->ses != LAB_AUDIT_SES_NONE;
   lab_sandbox_classify (wstatus, timed_out, r->res);
   if (lab_signals_caught ())
@@ -737,7 +741,8 @@ int
 lab_sandbox_run (const struct lab_sandbox_spec *spec, struct lab_sandbox_result *res, lab_error_t *err)
 {
   struct run r = { .spec = spec, .res = res, .pidfd = -1, .kmsg = -1, .audit = -1, .go = { -1, -1 },
-                   .fail = { -1, -1 }, .report = { -1, -1 }, .notify_fd = -1, .wpidfd = -1, .proc_fd = -1, .ses = LAB_AUDIT_SES_NONE };
+                   .fail = { -1, -1 }, .report = { -1, -1 }, .notify_fd = -1, .wpidfd = -1, .proc_fd = -1, .ses = LAB_AUDIT_SES_NONE,
+                   .last_pid = -1 };
   result_init (res);
   if (spec->argv == NULL || spec->argv[0] == NULL || spec->argv[0][0] != '/')
     return lab_error (err, EINVAL, "sandbox `%s`: the command must be an absolute path", spec->name);

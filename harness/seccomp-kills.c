@@ -192,13 +192,14 @@ drain_kmsg (int fd, unsigned ses, pid_t top, struct lab_sandbox_result *res)
 
 void
 lab_seccomp_kills_collect (int audit_fd, int kmsg_fd, unsigned ses, pid_t top, int top_sigsys,
-                           struct lab_sandbox_result *res)
+                           int others, struct lab_sandbox_result *res)
 {
   int found = 0;
 
-  /* The records come through kauditd: allow ~50 ms for the top's. */
+  /* The records come through kauditd: allow ~50 ms for the top's, ~5 ms
+     for the others' when there can be others. */
   if (audit_fd >= 0)
-    found = drain_audit (audit_fd, ses, top, top_sigsys ? 50 : 5, res);
+    found = drain_audit (audit_fd, ses, top, top_sigsys ? 50 : others ? 5 : 0, res);
   if (kmsg_fd >= 0 && (audit_fd < 0 || (top_sigsys && !found)))
     drain_kmsg (kmsg_fd, ses, top, res);
 }

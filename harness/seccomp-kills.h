@@ -31,8 +31,12 @@ void lab_seccomp_kills_tag_self (void);
 unsigned lab_seccomp_kills_session (pid_t pid);
 /* After the sandbox ended: every seccomp kill of session `ses` (or of `top`)
    into res->kills; when `top_sigsys`, waits up to ~50 ms for the top's record
-   and fills res->seccomp_nr/name from it. */
+   and fills res->seccomp_nr/name from it.  Records come through the kernel's
+   kauditd thread, a little after the kill: when `others` (a process or thread
+   besides the top may have run in the sandbox), it waits ~5 ms for theirs;
+   without (the pid namespace gave out no pid but init's and the top's), what
+   has arrived is all there can be. */
 void lab_seccomp_kills_collect (int audit_fd, int kmsg_fd, unsigned ses, pid_t top, int top_sigsys,
-                                struct lab_sandbox_result *res);
+                                int others, struct lab_sandbox_result *res);
 
 #endif
