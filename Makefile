@@ -25,7 +25,7 @@ endif
 
 BUILD ?= build
 CC ?= cc
-PKGS := liburing libseccomp json-c libcgroup
+PKGS := liburing libseccomp json-c
 OPT ?= -O2
 SAN ?=
 EXTRA_CFLAGS ?=

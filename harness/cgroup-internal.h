@@ -3,13 +3,12 @@
  * (cgroup-v1.c, cgroup-v2.c) and with cgroup-utils.c.
  *
  * A point's cgroup is a list of "hierarchies": one entry per mounted hierarchy
- * the point uses, each with its own libcgroup `struct cgroup`.  libcgroup names
- * a group by one relative path for all its controllers, but on a v1 host the
- * harness's own cgroups differ per hierarchy (this lab's host: memory at
- * /process_api/<id>, pids and cpu at /), so one libcgroup group per hierarchy
- * lets each sit under the harness's own cgroup there.  On v2 there is one
- * hierarchy.  The backend contract is small (after redis' ae_*.c): fill the
- * limits, read the figures, sample memory, kill.
+ * the point uses, each a directory of its own with the limit files to write
+ * into it.  On a v1 host the harness's own cgroups differ per hierarchy (this
+ * lab's host: memory at /process_api/<id>, pids and cpu at /), so each
+ * point's group sits under the harness's own cgroup of that hierarchy.  On v2
+ * there is one hierarchy.  The backend contract is small (after redis'
+ * ae_*.c): plan the limits, read the figures, sample memory, kill.
  */
 #ifndef LAB_CGROUP_INTERNAL_H
 #define LAB_CGROUP_INTERNAL_H
@@ -18,14 +17,20 @@
 #include <stdint.h>
 #include <sys/types.h>
 
-#include <libcgroup.h>
-
 #include "cgroup.h"
 #include "error.h"
 #include "profile.h"
 
 #define LAB_CG_MAX_HIER 8
 #define LAB_CG_MAX_CTL 4
+#define LAB_CG_MAX_VALUES 8
+
+/* A limit: `value` written into `file` right after the group is made. */
+struct lab_cg_value
+{
+  const char *file;                /* e.g. "memory.max" (a string constant) */
+  char value[256];
+};
 
 struct lab_cg_hier
 {
@@ -34,7 +39,8 @@ struct lab_cg_hier
   char mount[PATH_MAX];            /* e.g. /sys/fs/cgroup/memory */
   char rel[PATH_MAX];              /* relative to the mount, no leading slash */
   char dir[PATH_MAX];              /* mount + "/" + rel */
-  struct cgroup *lcg;              /* libcgroup handle, NULL until created */
+  struct lab_cg_value values[LAB_CG_MAX_VALUES]; /* written in this order */
+  int n_values;
   int created;
 };
 
@@ -52,7 +58,7 @@ struct lab_cg_backend
 {
   const char *name;
   /* Fills cg->h (controllers, mount, rel under `lab-<pid>`) for `limits` and
-     adds the limit values to each hierarchy's libcgroup group. */
+     adds the limit values to each hierarchy (lab_cg_set). */
   int (*plan) (struct lab_cgroup *cg, const struct lab_limits *limits, lab_error_t *err);
   int (*read_stats) (struct lab_cgroup *cg, struct lab_cgroup_stats *st);
   int64_t (*mem_current) (struct lab_cgroup *cg);
@@ -70,8 +76,12 @@ int lab_cg_lab_dir (const char *ctl, char *mount, size_t mount_len, char *rel, s
 struct lab_cg_hier *lab_cg_find (struct lab_cgroup *cg, const char *ctl);
 /* Adds `ctl` to cg: a new hierarchy entry, or the one sharing its mount. */
 int lab_cg_add_ctl (struct lab_cgroup *cg, const char *ctl, lab_error_t *err);
+/* Adds a limit to the hierarchy holding `ctl`: `file` (a string constant)
+   gets `value` when the group is made, after the limits added before it. */
+int lab_cg_set (struct lab_cgroup *cg, const char *ctl, const char *file, const char *value,
+                lab_error_t *err);
 
-/* cgroup-utils.c: the gaps libcgroup leaves, as plain file operations. */
+/* cgroup-utils.c: plain cgroupfs file operations. */
 /* snprintf for paths; a truncated path is an error (-1, errno ENAMETOOLONG). */
 int lab_cg_pathf (char *buf, size_t len, const char *fmt, ...) __attribute__ ((format (printf, 3, 4)));
 int lab_cg_write (const char *dir, const char *file, const char *value, lab_error_t *err);
@@ -88,8 +98,13 @@ int lab_cg_rmdir_wait (const char *dir, lab_error_t *err);
 /* Removes a directory tree of cgroups bottom-up, killing what is inside. */
 int lab_cg_remove_tree (const char *dir, lab_error_t *err);
 /* Own cgroup path (from /proc/self/cgroup) in the hierarchy holding `ctl`
-   ("" for v2's unified line). */
+   ("" for v2's unified line), relative to what is mounted.  The file is read
+   once and kept until lab_cg_self_changed (the harness moved itself). */
 int lab_cg_self_path (const char *ctl, char *out, size_t len);
+void lab_cg_self_changed (void);
+/* Where the hierarchy holding `ctl` is mounted ("": the cgroup2 mount), from
+   /proc/self/mountinfo, read once; -1 when it is not mounted. */
+int lab_cg_mount_of (const char *ctl, char *out, size_t len);
 int lab_cg_v1_freeze (const char *freezer_dir, int freeze);
 
 /* cgroup-stale.c: liveness of `lab-<N>` groups by lock, not by pid. */

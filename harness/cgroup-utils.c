@@ -1,9 +1,14 @@
 /*
- * cgroup-utils.c - the gaps libcgroup 2.0.2 leaves, as plain cgroupfs file
- * operations: reading single values and "key value" files (memory.peak,
- * memory.events, memory.stat, cpu.stat), cgroup.procs, cgroup.kill, the v1
- * freezer, and removal that waits until a cgroup is empty.  libcgroup does the
- * creating, the limit values and the attaching (cgroup.c and the backends).
+ * cgroup-utils.c - plain cgroupfs file operations for cgroup.c and the
+ * backends: writing a value, reading single values and "key value" files
+ * (memory.peak, memory.events, memory.stat, cpu.stat), cgroup.procs, the v1
+ * freezer, removal that waits until a cgroup is empty; and where the
+ * hierarchies are mounted and which cgroups the harness is in (read once,
+ * from /proc/self/mountinfo and /proc/self/cgroup).
+ *
+ * No libcgroup: its cgroup_init zeroes an ~820 KB mount table and it rereads
+ * /proc/mounts for every value it writes, which was most of a sandbox
+ * launch's CPU; a group here is a mkdir and a write per limit.
  */
 #include <dirent.h>
 #include <errno.h>
@@ -225,49 +230,109 @@ lab_cg_remove_tree (const char *dir, lab_error_t *err)
   return lab_cg_rmdir_wait (dir, err);
 }
 
-/* The root (4th field of /proc/self/mountinfo) of the cgroup mount that
-   holds `ctl` (v1: a `cgroup` mount whose options name it; "": the cgroup2
-   mount at /sys/fs/cgroup or /sys/fs/cgroup/unified); -1 when not found. */
-static int
-mount_root (const char *ctl, char *out, size_t len)
+/* ---- the cgroup mounts and the harness's own cgroups, read once ---------- */
+
+/* One cgroup or cgroup2 mount of /proc/self/mountinfo. */
+struct cg_mount
 {
+  char *mnt;   /* where it is mounted, e.g. /sys/fs/cgroup/memory */
+  char *root;  /* the 4th field: the group mounted there ("/" unless in a container) */
+  char *ctls;  /* v1: its super options (",rw,memory,"); NULL for cgroup2 */
+};
+
+static struct
+{
+  int read;
+  struct cg_mount m[32];
+  int n;
+  char self[8192];  /* /proc/self/cgroup as last read; "" = read it again */
+} C;
+
+/* The mounts do not change while the harness runs: read them once. */
+static void
+read_mounts (void)
+{
+  if (C.read)
+    return;
+  C.read = 1;
   cleanup_file FILE *f = fopen ("/proc/self/mountinfo", "re");
   char line[PATH_MAX * 2 + 512];
-  if (f == NULL)
-    return -1;
-  while (fgets (line, sizeof line, f))
+  while (f && C.n < (int) ARRAY_SIZE (C.m) && fgets (line, sizeof line, f))
     {
       char root[PATH_MAX], mnt[PATH_MAX], fstype[64], opts[512];
       char *dash = strstr (line, " - ");
       if (dash == NULL || sscanf (line, "%*s %*s %*s %4095s %4095s", root, mnt) != 2
           || sscanf (dash + 3, "%63s %*s %511s", fstype, opts) != 2)
         continue;
-      int hit = 0;
-      if (ctl[0] == '\0')
-        hit = strcmp (fstype, "cgroup2") == 0
-              && (strcmp (mnt, "/sys/fs/cgroup") == 0 || strcmp (mnt, "/sys/fs/cgroup/unified") == 0);
-      else if (strcmp (fstype, "cgroup") == 0)
-        for (char *save, *t = strtok_r (opts, ",", &save); t; t = strtok_r (NULL, ",", &save))
-          hit |= strcmp (t, ctl) == 0;
-      if (hit)
+      int v2 = strcmp (fstype, "cgroup2") == 0;
+      if (!v2 && strcmp (fstype, "cgroup") != 0)
+        continue;
+      char ctls[sizeof opts + 2];
+      snprintf (ctls, sizeof ctls, ",%s,", opts);
+      struct cg_mount *m = &C.m[C.n];
+      m->mnt = strdup (mnt);
+      m->root = strdup (root);
+      m->ctls = v2 ? NULL : strdup (ctls);
+      if (m->mnt == NULL || m->root == NULL || (!v2 && m->ctls == NULL))
         {
-          snprintf (out, len, "%s", root);
-          return 0;
+          free (m->mnt), free (m->root), free (m->ctls);
+          continue;
         }
+      C.n++;
     }
-  return -1;
+}
+
+/* The first mount holding `ctl` (v1: a `cgroup` mount whose options name it;
+   "": the cgroup2 mount at /sys/fs/cgroup or /sys/fs/cgroup/unified). */
+static const struct cg_mount *
+find_mount (const char *ctl)
+{
+  char pat[64];
+  read_mounts ();
+  snprintf (pat, sizeof pat, ",%s,", ctl);
+  for (int i = 0; i < C.n; i++)
+    {
+      const struct cg_mount *m = &C.m[i];
+      if (ctl[0] == '\0' ? m->ctls == NULL
+                             && (strcmp (m->mnt, "/sys/fs/cgroup") == 0
+                                 || strcmp (m->mnt, "/sys/fs/cgroup/unified") == 0)
+                         : m->ctls != NULL && strstr (m->ctls, pat) != NULL)
+        return m;
+    }
+  return NULL;
+}
+
+int
+lab_cg_mount_of (const char *ctl, char *out, size_t len)
+{
+  const struct cg_mount *m = find_mount (ctl);
+  if (m == NULL)
+    return -1;
+  snprintf (out, len, "%s", m->mnt);
+  return 0;
+}
+
+void
+lab_cg_self_changed (void)
+{
+  C.self[0] = '\0';
 }
 
 int
 lab_cg_self_path (const char *ctl, char *out, size_t len)
 {
-  cleanup_file FILE *f = fopen ("/proc/self/cgroup", "re");
-  if (f == NULL)
-    return -1;
-  char line[PATH_MAX + 128];
-  while (fgets (line, sizeof line, f))
+  if (C.self[0] == '\0')
     {
-      line[strcspn (line, "\n")] = '\0';
+      cleanup_close int fd = open ("/proc/self/cgroup", O_RDONLY | O_CLOEXEC);
+      ssize_t n = fd >= 0 ? read (fd, C.self, sizeof C.self - 1) : -1;
+      C.self[n > 0 ? n : 0] = '\0';
+      if (n <= 0)
+        return -1;
+    }
+  char copy[sizeof C.self];
+  snprintf (copy, sizeof copy, "%s", C.self);
+  for (char *save, *line = strtok_r (copy, "\n", &save); line; line = strtok_r (NULL, "\n", &save))
+    {
       char *c1 = strchr (line, ':');
       char *c2 = c1 ? strchr (c1 + 1, ':') : NULL;
       if (c2 == NULL)
@@ -281,20 +346,20 @@ lab_cg_self_path (const char *ctl, char *out, size_t len)
         {
           char tmp[256];
           snprintf (tmp, sizeof tmp, "%s", ctls);
-          for (char *save, *t = strtok_r (tmp, ",", &save); t; t = strtok_r (NULL, ",", &save))
+          for (char *save2, *t = strtok_r (tmp, ",", &save2); t; t = strtok_r (NULL, ",", &save2))
             if (strcmp (t, ctl) == 0)
               match = 1;
         }
       if (match)
         {
-          char root[PATH_MAX];
+          const struct cg_mount *m = find_mount (ctl);
           size_t rl;
           /* Inside a container whose cgroup hierarchy is mounted at its own
              group (e.g. podman on v1 with the host's cgroup namespace), the
              path is the host's and the mount's root is that group: strip the
              mount root so the path is relative to what we see mounted. */
-          if (mount_root (ctl, root, sizeof root) == 0 && strcmp (root, "/") != 0
-              && strncmp (path, root, rl = strlen (root)) == 0 && (path[rl] == '/' || path[rl] == '\0'))
+          if (m && strcmp (m->root, "/") != 0 && strncmp (path, m->root, rl = strlen (m->root)) == 0
+              && (path[rl] == '/' || path[rl] == '\0'))
             path = path[rl] ? path + rl : "/";
           snprintf (out, len, "%s", path);
           return 0;

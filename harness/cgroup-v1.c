@@ -2,7 +2,7 @@
  * cgroup-v1.c - the v1 backend (also hybrid hosts whose v2 hierarchy holds no
  * controller).  Each controller may be its own hierarchy with its own parent
  * (this lab's host: memory under /process_api/<id>, the others at /), so a
- * point is one libcgroup group per hierarchy (cgroup.c).
+ * point is one group per hierarchy (cgroup.c).
  *
  * Controllers: memory (limits, peak, oom kills), pids, cpu + cpuacct (quota,
  * throttling, usage), freezer (to kill a point without races), cpuset only
@@ -40,21 +40,12 @@ has_ctl (const char *ctl)
   return strstr (list, pat) != NULL;
 }
 
-static struct cgroup_controller *
-ctl_of (struct lab_cgroup *cg, const char *ctl)
-{
-  struct lab_cg_hier *h = lab_cg_find (cg, ctl);
-  return h ? cgroup_get_controller (h->lcg, ctl) : NULL;
-}
-
 static int
 add (struct lab_cgroup *cg, const char *ctl, const char *file, int64_t v, lab_error_t *err)
 {
-  struct cgroup_controller *c = ctl_of (cg, ctl);
-  int r = c ? cgroup_add_value_int64 (c, file, v) : ECGINVAL;
-  if (r != 0)
-    return lab_error (err, 0, "libcgroup: setting `%s`: %s", file, cgroup_strerror (r));
-  return 0;
+  char buf[32];
+  snprintf (buf, sizeof buf, "%" PRId64, v);
+  return lab_cg_set (cg, ctl, file, buf, err);
 }
 
 static int
@@ -80,7 +71,7 @@ v1_plan (struct lab_cgroup *cg, const struct lab_limits *l, lab_error_t *err)
       if (add (cg, "memory", "memory.limit_in_bytes", max, err) < 0)
         return -1;
       /* memsw exists when the kernel accounts swap; it must stay >= the
-         memory limit, so it is written after it (libcgroup keeps order). */
+         memory limit, so it is written after it (values keep their order). */
       struct lab_cg_hier *h = lab_cg_find (cg, "memory");
       char parent[PATH_MAX];
       snprintf (parent, sizeof parent, "%s", h->dir);
@@ -98,13 +89,13 @@ v1_plan (struct lab_cgroup *cg, const struct lab_limits *l, lab_error_t *err)
         return -1;
       if (l->pids_max != LAB_LIMIT_UNSET)
         {
-          struct cgroup_controller *c = ctl_of (cg, "pids");
           char v[32];
           if (l->pids_max == LAB_LIMIT_MAX)
             snprintf (v, sizeof v, "max");
           else
             snprintf (v, sizeof v, "%" PRId64, l->pids_max);
-          cgroup_add_value_string (c, "pids.max", v);
+          if (lab_cg_set (cg, "pids", "pids.max", v, err) < 0)
+            return -1;
         }
     }
   else if (l->pids_max != LAB_LIMIT_UNSET && l->pids_max != LAB_LIMIT_MAX)
@@ -115,7 +106,7 @@ v1_plan (struct lab_cgroup *cg, const struct lab_limits *l, lab_error_t *err)
     return -1;
   if (l->cpu_quota_us != LAB_LIMIT_UNSET)
     {
-      if (ctl_of (cg, "cpu") == NULL)
+      if (lab_cg_find (cg, "cpu") == NULL)
         return lab_error (err, 0, "cgroup v1: the `cpu` controller is not available for `cpu.max`");
       int64_t period = l->cpu_period_us > 0 ? l->cpu_period_us : 100000;
       int64_t quota = l->cpu_quota_us == LAB_LIMIT_MAX ? -1 : l->cpu_quota_us;
@@ -135,8 +126,9 @@ v1_plan (struct lab_cgroup *cg, const struct lab_limits *l, lab_error_t *err)
       *strrchr (parent, '/') = '\0';
       if (lab_cg_read_str (parent, "cpuset.mems", mems, sizeof mems) < 0)
         return lab_error (err, errno, "reading `%s/cpuset.mems`", parent);
-      cgroup_add_value_string (ctl_of (cg, "cpuset"), "cpuset.cpus", l->cpuset_cpus);
-      cgroup_add_value_string (ctl_of (cg, "cpuset"), "cpuset.mems", mems);
+      if (lab_cg_set (cg, "cpuset", "cpuset.cpus", l->cpuset_cpus, err) < 0
+          || lab_cg_set (cg, "cpuset", "cpuset.mems", mems, err) < 0)
+        return -1;
     }
   if (has_ctl ("freezer") && lab_cg_add_ctl (cg, "freezer", err) < 0)
     return -1;

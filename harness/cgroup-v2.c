@@ -1,6 +1,6 @@
 /*
- * cgroup-v2.c - the v2 backend: one hierarchy, one libcgroup group per point
- * under `lab-<pid>` (whose subtree_control cgroup.c has set).
+ * cgroup-v2.c - the v2 backend: one hierarchy, one group per point under
+ * `lab-<pid>` (whose subtree_control cgroup.c has set).
  *
  * Limits: memory.max, memory.high, memory.swap.max, memory.oom.group,
  * pids.max, cpu.max, cpuset.cpus (+ cpuset.mems from the parent).  Figures:
@@ -46,11 +46,7 @@ v2_plan (struct lab_cgroup *cg, const struct lab_limits *l, lab_error_t *err)
       if (lab_cg_pathf (h->rel, sizeof h->rel, "%s/%s", rel, cg->name) < 0
           || lab_cg_pathf (h->dir, sizeof h->dir, "%s/%s", mount, h->rel) < 0)
         return lab_error (err, errno, "cgroup path of `%s`", cg->name);
-      h->lcg = cgroup_new_cgroup (h->rel);
-      if (h->lcg == NULL || cgroup_add_controller (h->lcg, "cgroup") == NULL)
-        return lab_error (err, ENOMEM, "libcgroup: cgroup `%s`", h->rel);
     }
-  struct lab_cg_hier *h = &cg->h[0];
   char v[64];
   struct
   {
@@ -66,34 +62,33 @@ v2_plan (struct lab_cgroup *cg, const struct lab_limits *l, lab_error_t *err)
     {
       if (lim[i].val == LAB_LIMIT_UNSET)
         continue;
-      struct cgroup_controller *c = cgroup_get_controller (h->lcg, lim[i].ctl);
-      if (c == NULL)
+      if (lab_cg_find (cg, lim[i].ctl) == NULL)
         return lab_error (err, 0, "cgroup v2: controller `%s` not available for `%s`", lim[i].ctl,
                           lim[i].file);
       if (strcmp (lim[i].file, "memory.swap.max") == 0 && !lab_cg_file_exists (labdir, "memory.swap.max"))
         continue; /* kernel without swap accounting */
       fmt_limit (v, sizeof v, lim[i].val);
-      cgroup_add_value_string (c, lim[i].file, v);
+      if (lab_cg_set (cg, lim[i].ctl, lim[i].file, v, err) < 0)
+        return -1;
     }
-  struct cgroup_controller *mem = cgroup_get_controller (h->lcg, "memory");
-  if (mem)
-    cgroup_add_value_string (mem, "memory.oom.group", l->oom_group ? "1" : "0");
+  if (lab_cg_find (cg, "memory") && lab_cg_set (cg, "memory", "memory.oom.group", l->oom_group ? "1" : "0", err) < 0)
+    return -1;
   if (l->cpu_quota_us != LAB_LIMIT_UNSET)
     {
-      struct cgroup_controller *c = cgroup_get_controller (h->lcg, "cpu");
-      if (c == NULL)
+      if (lab_cg_find (cg, "cpu") == NULL)
         return lab_error (err, 0, "cgroup v2: controller `cpu` not available for `cpu.max`");
       char q[32];
       fmt_limit (q, sizeof q, l->cpu_quota_us);
       snprintf (v, sizeof v, "%s %" PRId64, q, l->cpu_period_us > 0 ? l->cpu_period_us : 100000);
-      cgroup_add_value_string (c, "cpu.max", v);
+      if (lab_cg_set (cg, "cpu", "cpu.max", v, err) < 0)
+        return -1;
     }
   if (l->cpuset_cpus)
     {
-      struct cgroup_controller *c = cgroup_get_controller (h->lcg, "cpuset");
-      if (c == NULL)
+      if (lab_cg_find (cg, "cpuset") == NULL)
         return lab_error (err, 0, "cgroup v2: controller `cpuset` not available for `cpus`");
-      cgroup_add_value_string (c, "cpuset.cpus", l->cpuset_cpus);
+      if (lab_cg_set (cg, "cpuset", "cpuset.cpus", l->cpuset_cpus, err) < 0)
+        return -1;
     }
   return 0;
 }

@@ -1,6 +1,7 @@
 /*
  * cgroup.c - the cgroup lifecycle of a point, over two backends (cgroup-v1.c,
- * cgroup-v2.c) driven through libcgroup.
+ * cgroup-v2.c), as plain cgroupfs operations (a mkdir, a write per limit;
+ * cgroup-utils.c).
  *
  * Layout (see cgroup.h): in every hierarchy the harness uses it creates
  * `lab-<pid>` under its OWN cgroup of that hierarchy (from /proc/self/cgroup)
@@ -51,7 +52,6 @@ static struct
   int detected;
   struct lab_cgroup_info info;
   const struct lab_cg_backend *ops;
-  int lib_inited;
   int atexit_done;
   struct lab_dir dirs[LAB_CG_MAX_HIER];
   int n_dirs;
@@ -60,6 +60,8 @@ static struct
   int v2_moved;
   char v2_enabled_orig[128];   /* controllers we enabled in the original's subtree_control */
   struct lab_cgroup *live;
+  char *swept[LAB_CG_MAX_HIER * 2]; /* parents already swept of stale `lab-<N>` groups */
+  int n_swept;
 } S;
 
 static int
@@ -82,26 +84,25 @@ v1_controllers (char *out, size_t len)
     if (sscanf (line, "%63s %d %d %d", name, &hier, &num, &enabled) == 4 && hier != 0 && enabled)
       {
         char mnt[PATH_MAX];
-        snprintf (mnt, sizeof mnt, CG_ROOT "/%s", name);
-        char *mp = NULL;
-        if (cgroup_get_subsys_mount_point (name, &mp) != 0 || mp == NULL)
+        if (lab_cg_mount_of (name, mnt, sizeof mnt) < 0)
           continue;
-        free (mp);
         size_t l = strlen (out);
         snprintf (out + l, len - l, "%s%s", l ? " " : "", name);
       }
 }
 
-static int
-lib_init (lab_error_t *err)
+/* Removes the stale `lab-<N>` groups under `parent`, the first time only:
+   every command sweeps at its start (lab_cgroup_remove_stale), and making a
+   `lab-<pid>` sweeps its parent too, for callers that did not. */
+static void
+sweep_once (const char *parent, const char *mount, const char *ctl)
 {
-  if (S.lib_inited)
-    return 0;
-  int r = cgroup_init ();
-  if (r != 0)
-    return lab_error (err, 0, "libcgroup: cgroup_init: %s", cgroup_strerror (r));
-  S.lib_inited = 1;
-  return 0;
+  for (int i = 0; i < S.n_swept; i++)
+    if (strcmp (S.swept[i], parent) == 0)
+      return;
+  lab_cg_remove_stale_in (parent, mount, ctl);
+  if (S.n_swept < (int) ARRAY_SIZE (S.swept) && (S.swept[S.n_swept] = strdup (parent)) != NULL)
+    S.n_swept++;
 }
 
 int
@@ -127,8 +128,6 @@ lab_cgroup_detect (struct lab_cgroup_info *info, lab_error_t *err)
     }
   else
     {
-      if (lib_init (err) < 0)
-        return -1;
       info->mode = LAB_CG_V1;
       if (is_fs (CG_ROOT "/unified", CGROUP2_SUPER_MAGIC))
         {
@@ -173,35 +172,23 @@ v1_make_lab_dir (const char *ctl, struct lab_dir *ld, lab_error_t *err)
     return lab_error (err, 0, "controller `%s` not in `/proc/self/cgroup`", ctl);
   const char *s = self[0] == '/' ? self + 1 : self;
   lab_cg_pathf (ld->rel, sizeof ld->rel, "%s%s" "lab-%d", s, *s ? "/" : "", (int) getpid ());
-  char parent[PATH_MAX * 2];
+  char parent[PATH_MAX * 2], dir[PATH_MAX * 2];
   snprintf (parent, sizeof parent, "%s%s%s", ld->mount, *s ? "/" : "", s);
-  lab_cg_remove_stale_in (parent, ld->mount, ctl);
-
-  struct cgroup *lcg = cgroup_new_cgroup (ld->rel);
-  struct cgroup_controller *c = lcg ? cgroup_add_controller (lcg, ctl) : NULL;
-  if (c == NULL)
-    {
-      cgroup_free (&lcg);
-      return lab_error (err, ENOMEM, "libcgroup: cgroup `%s`", ld->rel);
-    }
+  snprintf (dir, sizeof dir, "%s/%s", ld->mount, ld->rel);
+  sweep_once (parent, ld->mount, ctl);
+  /* EEXIST: a dead namesake's (a harness with our pid), adopted. */
+  if (mkdir (dir, 0755) < 0 && errno != EEXIST)
+    return lab_error (err, errno, "creating cgroup `%s:/%s`", ctl, ld->rel);
   if (strcmp (ctl, "cpuset") == 0)
     {
       /* v1 cpuset: a new group has no cpus or mems; copy the parent's. */
       char cpus[256], mems[256];
       if (lab_cg_read_str (parent, "cpuset.cpus", cpus, sizeof cpus) < 0
           || lab_cg_read_str (parent, "cpuset.mems", mems, sizeof mems) < 0)
-        {
-          cgroup_free (&lcg);
-          return lab_error (err, errno, "reading cpuset of `%s`", parent);
-        }
-      cgroup_add_value_string (c, "cpuset.cpus", cpus);
-      cgroup_add_value_string (c, "cpuset.mems", mems);
+        return lab_error (err, errno, "reading cpuset of `%s`", parent);
+      if (lab_cg_write (dir, "cpuset.cpus", cpus, err) < 0 || lab_cg_write (dir, "cpuset.mems", mems, err) < 0)
+        return lab_error_prepend (err, "creating cgroup `%s:/%s`", ctl, ld->rel);
     }
-  int r = cgroup_create_cgroup (lcg, 1);
-  cgroup_free (&lcg);
-  if (r != 0)
-    return lab_error (err, r == ECGOTHER ? cgroup_get_last_errno () : 0, "creating cgroup `%s:/%s`%s%s",
-                      ctl, ld->rel, r == ECGOTHER ? "" : ": ", r == ECGOTHER ? "" : cgroup_strerror (r));
   return 0;
 }
 
@@ -214,11 +201,11 @@ v2_make_lab_dir (struct lab_dir *ld, lab_error_t *err)
   const char *s = self[0] == '/' ? self + 1 : self;
   lab_cg_pathf (S.v2_orig, sizeof S.v2_orig, CG_ROOT "%s%s", *s ? "/" : "", s);
   lab_cg_pathf (ld->rel, sizeof ld->rel, "%s%s" "lab-%d", s, *s ? "/" : "", (int) getpid ());
-  lab_cg_remove_stale_in (S.v2_orig, ld->mount, "");
+  sweep_once (S.v2_orig, ld->mount, "");
   lab_cg_pathf (dir, sizeof dir, CG_ROOT "/%s", ld->rel);
   snprintf (leaf, sizeof leaf, "%s/harness", dir);
-  /* The harness's own groups are made by hand: libcgroup would enable
-     controllers up the tree; here we enable exactly what we need. */
+  /* Controllers are enabled in lab-<pid>'s subtree_control only (and in the
+     original cgroup where not yet delegated), not up the whole tree. */
   if (mkdir (dir, 0755) < 0 && errno != EEXIST)
     return lab_error (err, errno, "creating cgroup `%s`", dir);
   if (mkdir (leaf, 0755) < 0 && errno != EEXIST)
@@ -228,6 +215,7 @@ v2_make_lab_dir (struct lab_dir *ld, lab_error_t *err)
   if (lab_cg_write (leaf, "cgroup.procs", pid, err) < 0)
     return lab_error_prepend (err, "moving the harness into its leaf cgroup");
   S.v2_moved = 1;
+  lab_cg_self_changed ();
   static const char *const wanted[] = { "memory", "pids", "cpu", "cpuset" };
   lab_cg_read_str (dir, "cgroup.controllers", have, sizeof have);
   for (size_t i = 0; i < ARRAY_SIZE (wanted); i++)
@@ -275,14 +263,8 @@ lab_cg_lab_dir (const char *ctl, char *mount, size_t mount_len, char *rel, size_
   char mp_buf[PATH_MAX];
   if (S.ops == &lab_cg_backend_v2)
     snprintf (mp_buf, sizeof mp_buf, CG_ROOT);
-  else
-    {
-      char *mp = NULL;
-      if (cgroup_get_subsys_mount_point (ctl, &mp) != 0 || mp == NULL)
-        return lab_error (err, 0, "cgroup controller `%s` is not mounted", ctl);
-      snprintf (mp_buf, sizeof mp_buf, "%s", mp);
-      free (mp);
-    }
+  else if (lab_cg_mount_of (ctl, mp_buf, sizeof mp_buf) < 0)
+    return lab_error (err, 0, "cgroup controller `%s` is not mounted", ctl);
   for (int i = 0; i < S.n_dirs; i++)
     if (strcmp (S.dirs[i].mount, mp_buf) == 0)
       {
@@ -348,15 +330,26 @@ lab_cg_add_ctl (struct lab_cgroup *cg, const char *ctl, lab_error_t *err)
       if (lab_cg_pathf (h->rel, sizeof h->rel, "%s/%s", rel, cg->name) < 0
           || lab_cg_pathf (h->dir, sizeof h->dir, "%s/%s", mount, h->rel) < 0)
         return lab_error (err, errno, "cgroup path of `%s`", cg->name);
-      h->lcg = cgroup_new_cgroup (h->rel);
-      if (h->lcg == NULL)
-        return lab_error (err, ENOMEM, "libcgroup: cgroup `%s`", h->rel);
     }
   if (h->n_ctl == LAB_CG_MAX_CTL)
     return lab_error (err, 0, "too many controllers in `%s`", mount);
-  if (cgroup_add_controller (h->lcg, ctl) == NULL)
-    return lab_error (err, 0, "libcgroup: adding controller `%s` to `%s`", ctl, h->rel);
   h->ctl[h->n_ctl++] = ctl;
+  return 0;
+}
+
+int
+lab_cg_set (struct lab_cgroup *cg, const char *ctl, const char *file, const char *value, lab_error_t *err)
+{
+  struct lab_cg_hier *h = lab_cg_find (cg, ctl);
+  if (h == NULL)
+    return lab_error (err, 0, "cgroup controller `%s` not available for `%s`", ctl, file);
+  if (h->n_values == LAB_CG_MAX_VALUES)
+    return lab_error (err, 0, "too many limits for cgroup `%s`", h->dir);
+  struct lab_cg_value *v = &h->values[h->n_values];
+  if (lab_cg_pathf (v->value, sizeof v->value, "%s", value) < 0)
+    return lab_error (err, 0, "`%s`: value `%.40s...` too long", file, value);
+  v->file = file;
+  h->n_values++;
   return 0;
 }
 
@@ -399,7 +392,7 @@ lab_cgroup_create (const char *name, const struct lab_limits *limits, struct lab
                    lab_error_t *err)
 {
   struct lab_cgroup_info info;
-  if (lab_cgroup_detect (&info, err) < 0 || lib_init (err) < 0)
+  if (lab_cgroup_detect (&info, err) < 0)
     return -1;
   struct lab_cgroup *cg = calloc (1, sizeof *cg);
   if (cg == NULL)
@@ -413,16 +406,19 @@ lab_cgroup_create (const char *name, const struct lab_limits *limits, struct lab
   for (int i = 0; i < cg->n_h; i++)
     {
       struct lab_cg_hier *h = &cg->h[i];
-      int r = cgroup_create_cgroup (h->lcg, 1);
-      if (r != 0)
+      /* EEXIST: a group of the same name that a failed destroy left. */
+      if (mkdir (h->dir, 0755) < 0 && errno != EEXIST)
         {
-          int e = r == ECGOTHER ? cgroup_get_last_errno () : 0;
-          lab_error (err, e, "creating cgroup `%s` (%s)", h->dir,
-                     r == ECGOTHER ? "setting its limits" : cgroup_strerror (r));
-          h->created = access (h->dir, F_OK) == 0;
+          lab_error (err, errno, "creating cgroup `%s`", h->dir);
           goto fail;
         }
       h->created = 1;
+      for (int j = 0; j < h->n_values; j++)
+        if (lab_cg_write (h->dir, h->values[j].file, h->values[j].value, err) < 0)
+          {
+            lab_error_prepend (err, "setting the limits of cgroup `%s`", h->dir);
+            goto fail;
+          }
     }
   describe (cg);
   *out = cg;
@@ -439,14 +435,13 @@ fail:
 int
 lab_cgroup_attach (struct lab_cgroup *cg, pid_t pid, lab_error_t *err)
 {
+  /* v1: `tasks`, the one thread (see lab_cgroup_self_attach_fds). */
+  const char *file = cg->ops == &lab_cg_backend_v2 ? "cgroup.procs" : "tasks";
+  char v[32];
+  snprintf (v, sizeof v, "%d", (int) pid);
   for (int i = 0; i < cg->n_h; i++)
-    {
-      int r = cgroup_attach_task_pid (cg->h[i].lcg, pid);
-      if (r != 0)
-        return lab_error (err, r == ECGOTHER ? cgroup_get_last_errno () : 0,
-                          "moving pid %d into cgroup `%s`%s%s", (int) pid, cg->h[i].dir,
-                          r == ECGOTHER ? "" : ": ", r == ECGOTHER ? "" : cgroup_strerror (r));
-    }
+    if (lab_cg_write (cg->h[i].dir, file, v, err) < 0)
+      return lab_error_prepend (err, "moving pid %d into cgroup `%s`", (int) pid, cg->h[i].dir);
   return 0;
 }
 
@@ -519,18 +514,15 @@ lab_cgroup_destroy (struct lab_cgroup *cg, lab_error_t *err)
       if (h->created)
         {
           lab_cg_kill_procs (h->dir);
-          /* EMPTY_ONLY: never migrate anything to the parent; an rmdir that
-             still finds the group busy (a task not yet reaped) is retried. */
-          int r = cgroup_delete_cgroup_ext (h->lcg, CGFLAG_DELETE_EMPTY_ONLY);
-          if ((r != 0 || access (h->dir, F_OK) == 0) && lab_cg_rmdir_wait (h->dir, ret < 0 ? &e : err) < 0)
+          /* Nothing is ever migrated to the parent; an rmdir that still finds
+             the group busy (a task not yet reaped) is retried. */
+          if (lab_cg_rmdir_wait (h->dir, ret < 0 ? &e : err) < 0)
             {
               if (ret < 0)
                 lab_error_release (&e);
               ret = -1;
             }
         }
-      if (h->lcg)
-        cgroup_free (&h->lcg);
     }
   unlink_live (cg);
   free (cg);
@@ -583,6 +575,7 @@ lab_cgroup_cleanup_all (void)
           return;
         }
       S.v2_moved = 0;
+      lab_cg_self_changed ();
     }
   for (int i = S.n_dirs - 1; i >= 0; i--)
     {
@@ -619,15 +612,9 @@ lab_cgroup_remove_stale (void)
   for (; ctl && n_done < (int) ARRAY_SIZE (done); ctl = ctl[0] ? strtok_r (NULL, " ", &save) : NULL)
     {
       char mount[PATH_MAX], self[PATH_MAX], parent[PATH_MAX * 2 + 2];
-      char *mp = NULL;
       if (ctl[0] == '\0')
         snprintf (mount, sizeof mount, CG_ROOT);
-      else if (cgroup_get_subsys_mount_point (ctl, &mp) == 0 && mp)
-        {
-          snprintf (mount, sizeof mount, "%s", mp);
-          free (mp);
-        }
-      else
+      else if (lab_cg_mount_of (ctl, mount, sizeof mount) < 0)
         continue;
       if (lab_cg_self_path (ctl, self, sizeof self) < 0)
         continue;
@@ -639,7 +626,7 @@ lab_cgroup_remove_stale (void)
       if (seen)
         continue;
       snprintf (done[n_done++], sizeof done[0], "%s", parent);
-      lab_cg_remove_stale_in (parent, mount, ctl);
+      sweep_once (parent, mount, ctl);
     }
   lab_cg_sweep_unlock (sweep);
 }

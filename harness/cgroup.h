@@ -1,6 +1,6 @@
 /*
- * cgroup.h - one cgroup API, two backends (cgroup-v2.c, cgroup-v1.c), through
- * libcgroup; gaps libcgroup leaves are filled in cgroup-utils.c.
+ * cgroup.h - one cgroup API, two backends (cgroup-v2.c, cgroup-v1.c), as
+ * plain cgroupfs file operations (cgroup-utils.c).
  *
  * Layout: the harness never creates at a hierarchy root it is not in and never
  * touches cgroups it did not create.  It reads /proc/self/cgroup, creates

@@ -8,7 +8,7 @@
 #   without them the lab still builds and marks those variants unavailable.
 #   wrk: echo's `--opt client=wrk` cross-check.
 set -u
-PKGS="gcc make pkg-config liburing-dev libcgroup-dev libseccomp-dev libjson-c-dev libcmocka-dev gnuplot-nox iproute2 procps golang-go g++ libboost-context-dev wrk $*"
+PKGS="gcc make pkg-config liburing-dev libseccomp-dev libjson-c-dev libcmocka-dev gnuplot-nox iproute2 procps golang-go g++ libboost-context-dev wrk $*"
 missing=""
 for p in $PKGS; do
   dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q 'install ok installed' || missing="$missing $p"

@@ -38,7 +38,7 @@ if ! make -s -j2 BUILD="$LIB" CC="$CC" OPT=-O1 SAN="$SAN" EXTRA_CFLAGS="-Wno-err
      >"$OUT/build-lib.log" 2>&1; then
   echo "fuzz: building the instrumented harness library failed:"; tail -n 30 "$OUT/build-lib.log"; exit 1
 fi
-PKGS="liburing libseccomp json-c libcgroup"
+PKGS="liburing libseccomp json-c"
 CFLAGS="-std=gnu11 -O1 -g -D_GNU_SOURCE -DLAB_FUZZ_MAIN -Iharness -Iexperiments/common \
   -fsanitize=fuzzer,address,undefined -fno-sanitize-recover=undefined -fno-omit-frame-pointer \
   $(pkg-config --cflags $PKGS)"
