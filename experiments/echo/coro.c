@@ -4,11 +4,12 @@
  *
  * The runtime starts one worker per server CPU with the backend the variant
  * names; an acceptor coroutine loops on coro_accept and spawns a handler per
- * connection that loops coro_read / coro_write (each parks only itself) with
- * its buffer on its own stack (--stack, default 16 KiB: the 4 KiB buffer
- * plus libc's frames).  The runtime's io_uring backend issues one-shot
- * read/write/accept requests per call (no multishot, no provided buffers:
- * a parked coroutine owns its buffer), which the report says in
+ * connection that loops coro_recv / coro_send (the socket calls epoll.c
+ * and uring.c make too; each parks only itself) with its buffer on its own
+ * stack (--stack, default 16 KiB: the 4 KiB buffer plus libc's frames).  The runtime's io_uring backend tries a write
+ * without waiting first and issues one-shot read/accept requests (no
+ * multishot, no provided buffers: a parked coroutine owns its buffer); its
+ * own account of that (coro_backend_features) is the report's
  * `uring_features`.
  */
 #include <errno.h>
@@ -29,7 +30,7 @@ write_all (int fd, const char *buf, size_t len)
 {
   while (len > 0)
     {
-      ssize_t w = coro_write (fd, buf, len);
+      ssize_t w = coro_send (fd, buf, len, 0);
       if (w < 0 && errno == EINTR)
         continue;
       if (w <= 0)
@@ -50,7 +51,7 @@ handler (void *arg)
 
   for (;;)
     {
-      ssize_t n = coro_read (fd, buf, sizeof buf);
+      ssize_t n = coro_recv (fd, buf, sizeof buf, 0);
       if (n <= 0)
         {
           if (n < 0 && errno == EINTR)
@@ -124,7 +125,7 @@ echo_coro_start (struct echo_server *srv)
       return -1;
     }
   if (strcmp (srv->backend, "io_uring") == 0)
-    snprintf (srv->features, sizeof srv->features, "one-shot read,write,accept per call (runtime backend)");
+    snprintf (srv->features, sizeof srv->features, "%s (runtime backend)", coro_backend_features ());
   if (coro_spawn (acceptor, NULL) < 0)
     {
       snprintf (srv->error, sizeof srv->error, "spawning the acceptor: %s", strerror (errno));
@@ -144,5 +145,6 @@ echo_coro_report (struct wl_report *r)
   wl_report_int (r, "stack_size", (int64_t) st.stack_size);
   wl_report_int (r, "coro_spawned", (int64_t) st.spawned);
   wl_report_int (r, "coro_switches", (int64_t) st.switches);
+  wl_report_int (r, "backend_syscalls", (int64_t) st.backend_syscalls);
   wl_report_int (r, "arena_bytes", (int64_t) st.arena_bytes);
 }

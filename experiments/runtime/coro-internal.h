@@ -188,6 +188,8 @@ struct coro_io_req
 struct coro_backend
 {
   const char *name;
+  /* What this backend does per call and how its kernel object is set up. */
+  const char *(*features) (struct coro_worker *w);
   int (*init) (struct coro_worker *w);
   void (*fini) (struct coro_worker *w);
   /* Runs req for the current coroutine (parking it); returns result or -errno. */

@@ -63,6 +63,8 @@ int coro_runtime_start (const struct coro_config *cfg, char *errbuf, size_t len)
 void coro_runtime_stop (void);
 /* "io_uring" or "epoll" (NULL before start). */
 const char *coro_backend_name (void);
+/* How the backend runs (e.g. its io_uring setup flags); NULL before start. */
+const char *coro_backend_features (void);
 /* "madv_guard", "mprotect" or "canary" : what protects stacks in this run. */
 const char *coro_guard_name (void);
 int coro_nworkers (void);

@@ -281,8 +281,16 @@ ep_poll (struct coro_worker *w, int64_t timeout_ns)
     }
 }
 
+static const char *
+ep_features (struct coro_worker *w)
+{
+  (void) w;
+  return "try-first,epoll oneshot on EAGAIN";
+}
+
 const struct coro_backend coro_backend_epoll = {
   .name = "epoll",
+  .features = ep_features,
   .init = ep_init,
   .fini = ep_fini,
   .op = ep_op,

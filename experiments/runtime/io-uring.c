@@ -3,17 +3,39 @@
  *
  * An operation becomes one SQE whose user_data is the parked coroutine; the
  * worker submits SQEs in batches when it passes through its loop, and each
- * CQE readies its coroutine with the result in c->io_res.  Waking an idle
- * worker: a READ on the worker's eventfd is kept armed; coro_backend_wake()
- * writes the eventfd, which completes it.  Timers: the nearest deadline is
- * the timeout of io_uring_submit_and_wait_timeout (IORING_ENTER_EXT_ARG on
- * this kernel, so no timeout SQE at all).
+ * CQE readies its coroutine with the result in c->io_res.  Writes and sends
+ * are first tried without blocking (pwritev2 RWF_NOWAIT, send MSG_DONTWAIT,
+ * as Go's netpoller does): a socket with room takes the bytes at once and
+ * the coroutine goes on without parking; only EAGAIN (or a file that cannot
+ * say "would block") becomes an SQE.  Reads go straight to an SQE: the
+ * kernel tries the read itself when the SQE is submitted, before it arms a
+ * poll, so a try from here would only add a system call.
+ *
+ * The ring.  Created with IORING_SETUP_R_DISABLED by the starting thread and
+ * enabled by its worker on the first poll, so it can be SINGLE_ISSUER |
+ * DEFER_TASKRUN (the worker is its only submitter): completions are never
+ * signalled by an IPI to the worker's CPU; the kernel runs their task work
+ * when the worker enters with GETEVENTS, and TASKRUN_FLAG tells the worker
+ * when there is such work (IORING_SQ_TASKRUN).  Where the kernel lacks
+ * DEFER_TASKRUN (before 6.1): a plain ring (COOP_TASKRUN as a middle step
+ * was tried: with it the coro-io test failed and echo served ~2K requests/s;
+ * not pursued).  The ring fd is registered (no fget per io_uring_enter).
+ * One io_uring_enter per pass of the worker's loop submits the batch and
+ * reaps what is ready together.
+ *
+ * Waking an idle worker: a READ on the worker's eventfd is kept armed;
+ * coro_backend_wake() writes the eventfd, which completes it.  Timers: the
+ * nearest deadline is the timeout of io_uring_submit_and_wait_timeout
+ * (IORING_ENTER_EXT_ARG on this kernel, so no timeout SQE at all).
  */
 #include <errno.h>
 #include <liburing.h>
 #include <poll.h>
 #include <stdlib.h>
 #include <sys/eventfd.h>
+#include <sys/socket.h>
+#include <sys/syscall.h>
+#include <sys/uio.h>
 #include <unistd.h>
 
 #include "coro-internal.h"
@@ -26,7 +48,60 @@ struct uring
   struct io_uring ring;
   uint64_t efd_buf;
   bool efd_armed;
+  bool disabled;      /* created R_DISABLED: the worker enables it */
+  bool started;       /* the worker's first poll set the ring up for its thread */
+  const char *mode;   /* how task work runs, for coro_backend_features() */
 };
+
+/* The ring flags tried in order: the first the kernel takes wins. */
+static const struct
+{
+  unsigned flags;
+  const char *mode;
+} ring_modes[] = {
+  { IORING_SETUP_R_DISABLED | IORING_SETUP_SINGLE_ISSUER | IORING_SETUP_DEFER_TASKRUN
+        | IORING_SETUP_TASKRUN_FLAG,
+    "try-write-first,one-shot read/accept SQEs,single_issuer+defer_taskrun,registered_ring" },
+  { 0, "try-write-first,one-shot read/accept SQEs,registered_ring" },
+};
+
+static int
+ring_create (struct uring *u)
+{
+  int r = -EINVAL;
+  for (size_t i = 0; i < sizeof ring_modes / sizeof ring_modes[0]; i++)
+    {
+      struct io_uring_params p = { .flags = IORING_SETUP_CQSIZE | ring_modes[i].flags, .cq_entries = CQ_ENTRIES };
+      r = io_uring_queue_init_params (RING_ENTRIES, &u->ring, &p);
+      if (r == -EINVAL)
+        continue; /* an older kernel: fewer flags */
+      if (r < 0)
+        return r;
+      u->mode = ring_modes[i].mode;
+      u->disabled = ring_modes[i].flags & IORING_SETUP_R_DISABLED;
+      return 0;
+    }
+  return r;
+}
+
+/* On the worker's thread, before its first submission: SINGLE_ISSUER binds
+   the ring to the thread that enables it, and a registered ring fd belongs to
+   the thread that registered it. */
+static void
+ring_start (struct coro_worker *w, struct uring *u)
+{
+  u->started = true;
+  if (u->disabled)
+    {
+      coro_count_syscall (w);
+      /* liburing 2.3 declares io_uring_enable_rings but does not export it */
+      if (syscall (__NR_io_uring_register, u->ring.ring_fd, IORING_REGISTER_ENABLE_RINGS, NULL, 0) < 0)
+        abort (); /* a ring created R_DISABLED by us: cannot fail but for a kernel bug */
+      u->disabled = false;
+    }
+  coro_count_syscall (w);
+  io_uring_register_ring_fd (&u->ring); /* best effort: else entered by its fd */
+}
 
 static int
 uring_init (struct coro_worker *w)
@@ -34,8 +109,7 @@ uring_init (struct coro_worker *w)
   struct uring *u = calloc (1, sizeof *u);
   if (!u)
     return -ENOMEM;
-  struct io_uring_params p = { .flags = IORING_SETUP_CQSIZE, .cq_entries = CQ_ENTRIES };
-  int r = io_uring_queue_init_params (RING_ENTRIES, &u->ring, &p);
+  int r = ring_create (u);
   if (r < 0)
     {
       free (u);
@@ -109,9 +183,32 @@ prep (struct io_uring_sqe *sqe, const struct coro_io_req *q)
   return "?";
 }
 
+/* A write or send tried without waiting: bytes taken or an error, else
+   -EAGAIN (also where the file cannot tell: then the SQE does it).  errno is
+   read here, before any park (see sched.c, "errno and TLS"). */
+static __attribute__ ((noinline)) long
+try_write (struct coro_worker *w, const struct coro_io_req *q)
+{
+  long r;
+  coro_count_syscall (w);
+  if (q->op == CIO_SEND)
+    r = send (q->fd, q->buf, q->len, q->flags | MSG_DONTWAIT);
+  else
+    r = pwritev2 (q->fd, &(struct iovec){ q->buf, q->len }, 1, -1, RWF_NOWAIT);
+  if (r >= 0)
+    return r;
+  return errno == EOPNOTSUPP ? -EAGAIN : -errno;
+}
+
 static long
 uring_op (struct coro_worker *w, struct coro *self, const struct coro_io_req *q)
 {
+  if (q->op == CIO_WRITE || q->op == CIO_SEND)
+    {
+      long r = try_write (w, q);
+      if (r != -EAGAIN)
+        return r;
+    }
   struct io_uring_sqe *sqe = get_sqe (w);
   const char *reason = prep (sqe, q);
   io_uring_sqe_set_data64 (sqe, (uint64_t) (uintptr_t) self);
@@ -119,10 +216,19 @@ uring_op (struct coro_worker *w, struct coro *self, const struct coro_io_req *q)
   return self->io_res;
 }
 
+/* Task work the kernel holds for this ring (DEFER_TASKRUN with TASKRUN_FLAG). */
+static inline bool
+taskrun_pending (struct uring *u)
+{
+  return IO_URING_READ_ONCE (*u->ring.sq.kflags) & (IORING_SQ_TASKRUN | IORING_SQ_CQ_OVERFLOW);
+}
+
 static void
 uring_poll (struct coro_worker *w, int64_t timeout_ns)
 {
   struct uring *u = w->be;
+  if (__builtin_expect (!u->started, 0))
+    ring_start (w, u);
   if (timeout_ns != 0)
     {
       if (!u->efd_armed)
@@ -138,10 +244,10 @@ uring_poll (struct coro_worker *w, int64_t timeout_ns)
       coro_count_syscall (w);
       io_uring_submit_and_wait_timeout (&u->ring, &cqe, 1, timeout_ns > 0 ? &ts : NULL, NULL);
     }
-  else if (io_uring_sq_ready (&u->ring))
+  else if (io_uring_sq_ready (&u->ring) || taskrun_pending (u))
     {
       coro_count_syscall (w);
-      io_uring_submit (&u->ring);
+      io_uring_submit_and_get_events (&u->ring); /* one enter: submit, run task work */
     }
   unsigned head, n = 0;
   struct io_uring_cqe *cqe;
@@ -160,8 +266,15 @@ uring_poll (struct coro_worker *w, int64_t timeout_ns)
   io_uring_cq_advance (&u->ring, n);
 }
 
+static const char *
+uring_features (struct coro_worker *w)
+{
+  return ((struct uring *) w->be)->mode;
+}
+
 const struct coro_backend coro_backend_io_uring = {
   .name = "io_uring",
+  .features = uring_features,
   .init = uring_init,
   .fini = uring_fini,
   .op = uring_op,

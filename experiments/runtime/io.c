@@ -111,3 +111,9 @@ coro_backend_wake (struct coro_worker *w)
   if (w->efd >= 0 && write (w->efd, &one, sizeof one) < 0 && errno != EAGAIN)
     return; /* EAGAIN: the counter is saturated, a wake-up is pending anyway */
 }
+
+const char *
+coro_backend_features (void)
+{
+  return coro_S.be && coro_S.workers ? coro_S.be->features (&coro_S.workers[0]) : NULL;
+}
