@@ -59,8 +59,12 @@ _Static_assert (offsetof (struct coro_frame, r12) == CORO_FRAME_R12, "r12");
 _Static_assert (offsetof (struct coro_frame, rbp) == CORO_FRAME_RBP, "rbp");
 _Static_assert (offsetof (struct coro_frame, ret) == CORO_FRAME_RET, "ret");
 _Static_assert (sizeof (struct coro_frame) == CORO_FRAME_SIZE, "frame size");
+_Static_assert (offsetof (struct coro_lock, v) == 0 && sizeof (struct coro_lock) == 4,
+                "coro_switch_unlock releases the lock with a 4-byte store at offset 0");
 
 void coro_switch (struct coro_ctx *from, struct coro_ctx *to);
+/* coro_switch that also releases `unlock` once on the target's stack. */
+void coro_switch_unlock (struct coro_ctx *from, struct coro_ctx *to, struct coro_lock *unlock);
 /* First instruction a new coroutine runs: calls coro_main(r12). */
 void coro_trampoline (void);
 void coro_main (struct coro *c) __attribute__ ((noreturn));

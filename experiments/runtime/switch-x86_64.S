@@ -93,6 +93,54 @@ coro_switch:
 	.cfi_endproc
 	.size	coro_switch, .-coro_switch
 
+/* void coro_switch_unlock (struct coro_ctx *from, struct coro_ctx *to,
+                            struct coro_lock *unlock);   rdx = unlock
+   coro_switch, and once `from` is saved AND rsp already points into the
+   target's stack, releases the spin lock *unlock (a plain store: release
+   order on x86).  For a coroutine parking on a wait queue guarded by that
+   lock: a waker may resume `from` (on any worker) as soon as the lock is
+   free, so nothing may touch from's stack after the store - and nothing
+   does, not even a signal frame, since rsp has left it.  Releasing here
+   rather than in C after the switch keeps the lock held for a few
+   instructions instead of the whole switch (whose loads from the target's
+   cold stack were the longest part of the hold). */
+	.globl	coro_switch_unlock
+	.type	coro_switch_unlock, @function
+	.p2align 4
+coro_switch_unlock:
+	.cfi_startproc
+	pushq	%rbp			/* frame+48: callee-saved rbp            */
+	pushq	%rbx			/* frame+40: rbx                         */
+	pushq	%r12			/* frame+32: r12                         */
+	pushq	%r13			/* frame+24: r13                         */
+	pushq	%r14			/* frame+16: r14                         */
+	pushq	%r15			/* frame+8:  r15                         */
+	subq	$8, %rsp		/* frame+0: room for MXCSR + x87 CW      */
+	stmxcsr	(%rsp)			/* save MXCSR at frame+0                 */
+	fnstcw	4(%rsp)			/* save x87 control word at frame+4      */
+	movl	(%rsp), %eax		/* current MXCSR (4-byte load: forwarded) */
+	movzwl	4(%rsp), %ecx		/* current x87 CW (2-byte load)          */
+	movq	%rsp, (%rdi)		/* from->sp = rsp (stack now complete)   */
+	movq	(%rsi), %rsp		/* rsp = to->sp: now on the target stack */
+	movl	$0, (%rdx)		/* unlock: from may now be resumed       */
+	cmpl	(%rsp), %eax		/* target's MXCSR already in force?      */
+	jne	2f
+	cmpw	4(%rsp), %cx		/* target's x87 CW already in force?     */
+	jne	2f
+1:	addq	$8, %rsp		/* drop the MXCSR/CW slot                */
+	popq	%r15			/* restore r15                           */
+	popq	%r14			/* restore r14                           */
+	popq	%r13			/* restore r13                           */
+	popq	%r12			/* restore r12                           */
+	popq	%rbx			/* restore rbx                           */
+	popq	%rbp			/* restore rbp                           */
+	ret				/* resume target at its saved rip       */
+2:	ldmxcsr	(%rsp)			/* restore target's MXCSR                */
+	fldcw	4(%rsp)			/* restore target's x87 control word     */
+	jmp	1b
+	.cfi_endproc
+	.size	coro_switch_unlock, .-coro_switch_unlock
+
 /* First code a new coroutine runs, reached by coro_switch's ret with
    rsp 16-byte aligned; r12 = struct coro *.  coro_main never returns. */
 	.globl	coro_trampoline
