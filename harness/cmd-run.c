@@ -264,7 +264,7 @@ parse_args (int argc, char **argv, struct run_opts *o, lab_error_t *err)
           if (lab_parse_size (optarg, "--stack", &sz, err) < 0)
             return -1;
           if (sz < LAB_STACK_MIN || sz > LAB_STACK_MAX)
-            return lab_usage_error (err, "--stack: `%s` is out of range 4K..1G", optarg);
+            return lab_usage_error (err, "--stack: `%s` is out of range 2K..1G", optarg);
           o->stack = optarg;
           break;
         }

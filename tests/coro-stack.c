@@ -2,7 +2,9 @@
  * an overflow at the next switch (the child aborts naming the coroutine); a
  * MADV_GUARD_INSTALL or mprotect guard page turns a write below the stack into
  * SIGSEGV; freed stacks are reused instead of carving new ones; the stack
- * size is configurable (rounded up to pages). Overflows run in forked children. */
+ * size is configurable (rounded up to pages above half a page; 2 KiB sub-page
+ * slots, canary only, at or below it, where the canary alone still catches an
+ * overflow). Overflows run in forked children. */
 #include <setjmp.h>
 #include <signal.h>
 #include <stdarg.h>
@@ -43,6 +45,18 @@ smash (void *arg)
   coro_wg_done (&wg);
 }
 
+static void __attribute__ ((noinline))
+smash_2k (void *arg)
+{
+  /* a 2 KiB frame on a 2 KiB sub-page stack (no guard page): overwrites the
+     canary and a little of the slot below, as a real overflow would */
+  volatile uint64_t big[2048 / 8];
+  for (size_t i = 0; i < sizeof big / 8; i++)
+    big[i] = i;
+  coro_yield ();
+  coro_wg_done (&wg);
+}
+
 static void
 below_stack (void *arg)
 {
@@ -64,7 +78,7 @@ launcher (void *arg)
 /* Runs fn in a child with the given guard; returns its wait status, and its
    stderr in buf. */
 static int
-in_child (void (*fn) (void *), enum coro_guard guard, char *buf, size_t len)
+in_child_stack (void (*fn) (void *), size_t stack, enum coro_guard guard, char *buf, size_t len)
 {
   int pfd[2];
   assert_int_equal (pipe (pfd), 0);
@@ -78,7 +92,7 @@ in_child (void (*fn) (void *), enum coro_guard guard, char *buf, size_t len)
       signal (SIGBUS, SIG_DFL);
       dup2 (pfd[1], 2);
       close (pfd[0]);
-      start (1, 16 * 1024, guard);
+      start (1, stack, guard);
       coro_wg_add (&wg, 1);
       child_fn = fn;
       coro_spawn (launcher, NULL);
@@ -98,11 +112,30 @@ in_child (void (*fn) (void *), enum coro_guard guard, char *buf, size_t len)
   return st;
 }
 
+static int
+in_child (void (*fn) (void *), enum coro_guard guard, char *buf, size_t len)
+{
+  return in_child_stack (fn, 16 * 1024, guard, buf, len);
+}
+
 static void
 test_canary_detects_overflow (void **state)
 {
   char out[1024];
   int st = in_child (smash, CORO_GUARD_NONE, out, sizeof out);
+  print_message ("child stderr: %s", out);
+  assert_true (WIFSIGNALED (st));
+  assert_int_equal (WTERMSIG (st), SIGABRT);
+  assert_non_null (strstr (out, "stack overflow in coroutine"));
+}
+
+/* Sub-page stacks (two per 4 KiB page) have no guard page even with the
+   default guard: the canary must catch the overflow. */
+static void
+test_canary_detects_overflow_subpage (void **state)
+{
+  char out[1024];
+  int st = in_child_stack (smash_2k, 2048, CORO_GUARD_AUTO, out, sizeof out);
   print_message ("child stderr: %s", out);
   assert_true (WIFSIGNALED (st));
   assert_int_equal (WTERMSIG (st), SIGABRT);
@@ -195,44 +228,96 @@ test_stack_size_configurable (void **state)
       assert_true (usable_seen < sizes[i]);
       assert_true (usable_seen >= sizes[i] - 256);
     }
-  /* sizes round up to whole pages */
-  start (1, 512, CORO_GUARD_AUTO);
+  /* above half a page, sizes round up to whole pages */
+  start (1, 2049, CORO_GUARD_AUTO);
   coro_wg_add (&wg, 1);
   coro_spawn (measure, NULL);
   coro_wg_wait (&wg);
   coro_runtime_stop ();
   assert_true (usable_seen >= 4096 - 256 && usable_seen < 4096);
+  /* half a page or less: 2 KiB sub-page slots, canary only, whatever the
+     guard asked; a guard page cannot be had for them */
+  size_t small[] = { 512, 2048 };
+  for (size_t i = 0; i < 2; i++)
+    {
+      start (1, small[i], CORO_GUARD_AUTO);
+      assert_string_equal (coro_guard_name (), "canary");
+      coro_wg_add (&wg, 1);
+      coro_spawn (measure, NULL);
+      coro_wg_wait (&wg);
+      coro_runtime_stop ();
+      assert_true (usable_seen >= 2048 - 256 && usable_seen < 2048);
+    }
+  char err[200];
+  struct coro_config cfg = { .workers = 1, .stack_size = 2048, .guard = CORO_GUARD_MPROTECT };
+  assert_int_equal (coro_runtime_start (&cfg, err, sizeof err), -1);
+  assert_non_null (strstr (err, "whole-page stacks"));
 }
 
 static struct coro_wg gate4k = CORO_WG_INIT;
 
+static uintptr_t parked_at[5000];
+
 static void
 tiny (void *arg)
 {
+  parked_at[(long) arg] = (uintptr_t) coro_self ();
   coro_wg_wait (&gate4k);
   coro_wg_done (&wg);
 }
 
-/* The memory experiment's shape: one-page stacks (struct coro included), many
-   parked, then all released and freed (spilling slots back to the pool from a
-   coroutine's stack). Crashed before the link used -z now. */
+/* The memory experiment's shape: one-page (or 2 KiB sub-page) stacks, struct
+   coro included, many parked, then all released and freed (spilling slots
+   back to the pool from a coroutine's stack). Crashed before the link used
+   -z now. */
 static void
-test_one_page_stacks (void **state)
+park_many (size_t stack)
 {
 #ifdef __SANITIZE_ADDRESS__
-  start (2, 16384, CORO_GUARD_AUTO); /* ASan's frames and interceptors need more */
-#else
-  start (2, 4096, CORO_GUARD_AUTO);
+  stack = 16384; /* ASan's frames and interceptors need more */
 #endif
+  start (2, stack, CORO_GUARD_AUTO);
   coro_wg_add (&gate4k, 1);
   coro_wg_add (&wg, 5000);
   for (int i = 0; i < 5000; i++)
-    assert_int_equal (coro_spawn (tiny, NULL), 0);
+    assert_int_equal (coro_spawn (tiny, (void *) (long) i), 0);
   while (coro_wg_nwaiters (&gate4k) < 5000)
     usleep (1000);
+  struct coro_stats st;
+  coro_stats (&st);
   coro_wg_done (&gate4k);
   coro_wg_wait (&wg);
   coro_runtime_stop ();
+  assert_true (st.stacks_carved >= 5000); /* every parked one holds its own slot */
+#ifndef __SANITIZE_ADDRESS__
+  /* pages holding the 5000 parked coroutines (struct coro at each slot's
+     top): one each with 4 KiB stacks, one per two with 2 KiB ones */
+  long pg = sysconf (_SC_PAGESIZE), pages = 0;
+  for (int i = 0; i < 5000; i++)
+    {
+      int dup = 0;
+      for (int j = i - 1; j >= 0 && j >= i - 64 && !dup; j--)
+        dup = parked_at[j] / (uintptr_t) pg == parked_at[i] / (uintptr_t) pg;
+      pages += !dup;
+    }
+  print_message ("%zu-byte stacks: 5000 parked coroutines on %ld pages\n", stack, pages);
+  if (stack < (size_t) pg)
+    assert_true (pages <= (long) (5000 * stack / (size_t) pg) + 64);
+  else
+    assert_int_equal (pages, 5000);
+#endif
+}
+
+static void
+test_one_page_stacks (void **state)
+{
+  park_many (4096);
+}
+
+static void
+test_subpage_stacks (void **state)
+{
+  park_many (2048);
 }
 
 int
@@ -246,6 +331,8 @@ main (void)
     cmocka_unit_test (test_stacks_reused),
     cmocka_unit_test (test_stack_size_configurable),
     cmocka_unit_test (test_one_page_stacks),
+    cmocka_unit_test (test_subpage_stacks),
+    cmocka_unit_test (test_canary_detects_overflow_subpage),
   };
   return cmocka_run_group_tests (tests, NULL, NULL);
 }

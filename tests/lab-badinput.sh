@@ -85,7 +85,7 @@ check "\`--pids-max\`: 9223372036854775807 is above the largest value 4194304" $
 mkdir -p "$T/fifo-run" && mkfifo "$T/fifo-run/meta.json"
 check "meta.json\` is a FIFO" $LAB run --resume "$T/fifo-run"
 check "option \`--stack\`: bad size \`1e3M\`" "$B/bin/wl-spawn" --variant pthread --n 10 --stack 1e3M
-check "option \`--stack\`: \`1K\` is below 4096" "$B/bin/wl-spawn" --variant pthread --n 10 --stack 1K
+check "option \`--stack\`: \`1K\` is below 2048" "$B/bin/wl-spawn" --variant pthread --n 10 --stack 1K
 [ -e "$T/r" ] && { echo "FAIL: a refused run created $T/r"; fails=$((fails + 1)); }
 
 # --- controls: what must be accepted still is (one parser: lab and workloads agree)

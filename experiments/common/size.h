@@ -18,7 +18,7 @@
 
 #include <stdint.h>
 
-#define LAB_STACK_MIN 4096L
+#define LAB_STACK_MIN 2048L
 #define LAB_STACK_MAX (1L << 30)
 
 /* NULL on success (*out set), else why `s` is not a size. */

@@ -50,7 +50,8 @@ enum coro_guard coro_guard_parse (const char *name);
 struct coro_config
 {
   int workers;              /* 0 = one per online CPU */
-  size_t stack_size;        /* bytes per stack, incl. the coroutine's header; 0 = 64 KiB */
+  size_t stack_size;        /* bytes per stack, incl. the coroutine's header; 0 = 64 KiB;
+                               half a page or less: 2 KiB+ slots sharing pages, canary only */
   enum coro_guard guard;
   const char *backend;      /* "io_uring", "epoll" or NULL = io_uring if usable, else epoll */
   size_t shared_stack_size; /* per-worker stack for copy-stack coroutines; 0 = 256 KiB */

@@ -8,7 +8,13 @@
  *     [ guard page ][ canary | ........ stack grows down ........ | struct coro ]
  *
  * The struct coro sits at the slot's top, so a parked coroutine with a small
- * stack costs one page for stack and header together.  The canary is the
+ * stack costs one page for stack and header together.  A stack size of half
+ * a page or less gives sub-page slots (2 KiB, or the next power of two),
+ * several per page and no guard page (there is no page of their own to
+ * guard): the canary alone catches an overflow, at the next switch, after it
+ * may already have overwritten the struct coro of the slot below.  Half the
+ * pages also means half the first-touch faults and page clearing, which is
+ * most of the cost of spawning many parked coroutines.  The canary is the
  * lowest word of the usable stack; coro_check_canary() runs at every switch
  * and aborts with a message naming the coroutine when it was overwritten.
  * Guard page: MADV_GUARD_INSTALL (Linux 6.13+) makes it fault without a new
@@ -51,7 +57,7 @@
 #define SYS_process_madvise 440
 #endif
 
-enum { BATCH = 64 };
+enum { BATCH = 64, SUBPAGE_MIN = 2048 };
 
 struct arena
 {
@@ -112,20 +118,42 @@ guard_probe (void)
   return ok;
 }
 
+/* Slot bytes (guard excluded) for a requested stack size: whole pages, or,
+   for a request of half a page or less, the smallest power of two holding it
+   and at least SUBPAGE_MIN (several slots per page, canary only). */
+static size_t
+slot_bytes (size_t stack_size, size_t pg)
+{
+  if (stack_size > pg / 2)
+    return (stack_size + pg - 1) & ~(pg - 1);
+  size_t sz = SUBPAGE_MIN;
+  while (sz < stack_size)
+    sz *= 2;
+  return sz;
+}
+
 int
 coro_pools_init (size_t stack_size, enum coro_guard guard, char *errbuf, size_t len)
 {
   size_t pg = (size_t) sysconf (_SC_PAGESIZE);
-  size_t sz = (stack_size + pg - 1) & ~(pg - 1);
-  if (sz < pg || sz - HDR_SIZE < 1024)
+  size_t sz = slot_bytes (stack_size, pg);
+  if (sz < HDR_SIZE + 1024)
     {
-      snprintf (errbuf, len, "stack size %zu too small (at least one page)", stack_size);
+      snprintf (errbuf, len, "stack size %zu too small (at least %zu bytes)", stack_size,
+                (size_t) SUBPAGE_MIN);
+      errno = EINVAL;
+      return -1;
+    }
+  if (sz < pg && guard == CORO_GUARD_MPROTECT)
+    {
+      snprintf (errbuf, len, "stack size %zu: a guard page needs whole-page stacks (%zu bytes "
+                "or more); stacks under a page have the canary only", stack_size, pg);
       errno = EINVAL;
       return -1;
     }
   guard_mode = guard;
   if (guard == CORO_GUARD_AUTO)
-    guard_mode = guard_probe () ? CORO_GUARD_AUTO : CORO_GUARD_NONE;
+    guard_mode = sz >= pg && guard_probe () ? CORO_GUARD_AUTO : CORO_GUARD_NONE;
   coro_guard_kind = guard_mode == CORO_GUARD_AUTO ? "madv_guard"
                     : guard_mode == CORO_GUARD_MPROTECT ? "mprotect" : "canary";
   stack_pool.stacks = true;
@@ -199,12 +227,12 @@ carve_locked (struct coro_pool *p)
    ~200 ns a slot instead of ~360 ns for one madvise() each on the lab VM.
    Returns 0, or -1 when the kernel refuses the batch (the caller then
    falls back to one madvise per slot, which slot_setup does). */
-static int
-guards_install_batch (struct coro_pool *p, char **slots, int n)
+static __attribute__ ((noinline)) int
+guards_install_batch (struct coro_pool *p, struct coro **slots, int n)
 {
-  struct iovec v[BATCH];
+  struct iovec v[BATCH]; /* 1 KiB: out of line, so refill's frame stays small */
   for (int i = 0; i < n; i++)
-    v[i] = (struct iovec){ slots[i], p->guard };
+    v[i] = (struct iovec){ (char *) slots[i] - (p->slot - HDR_SIZE), p->guard };
   long r = syscall (SYS_process_madvise, PIDFD_SELF_THREAD, v, (size_t) n, MADV_GUARD_INSTALL, 0u);
   return r == (long) (n * p->guard) ? 0 : -1;
 }
@@ -236,28 +264,33 @@ slot_setup (struct coro_pool *p, char *slot, bool guarded)
   return 0;
 }
 
-/* Moves up to BATCH slots into cache (empty): from the free array, else new. */
+/* Moves up to BATCH slots into cache (empty): from the free array, else new.
+   Fresh slots are listed in cache->slot itself (their struct coro address)
+   while being set up: no array on the stack, which may be a 2 KiB one. */
 static int
 refill (struct coro_pool *p, struct coro_cache *cache)
 {
-  char *fresh[BATCH];
   int nfresh = 0;
+  char *slot;
   pthread_mutex_lock (&p->mu);
   size_t take = p->nfree < BATCH ? p->nfree : BATCH;
   p->nfree -= take;
   memcpy (cache->slot, p->free + p->nfree, take * sizeof *cache->slot);
   cache->n = (long) take;
   if (!take)
-    while (nfresh < BATCH && (fresh[nfresh] = carve_locked (p)))
-      nfresh++;
+    while (nfresh < BATCH && (slot = carve_locked (p)))
+      cache->slot[nfresh++] = slot_coro (p, slot);
   pthread_mutex_unlock (&p->mu);
+  if (take)
+    return 0;
   bool guarded = p->stacks && guard_mode == CORO_GUARD_AUTO && nfresh > 1 && !coro_under_valgrind ()
-                 && guards_install_batch (p, fresh, nfresh) == 0; /* valgrind 3.19: no process_madvise */
+                 && guards_install_batch (p, cache->slot, nfresh) == 0; /* valgrind 3.19: no process_madvise */
   for (int i = 0; i < nfresh; i++)
     {
-      if (slot_setup (p, fresh[i], guarded) < 0)
+      struct coro *c = cache->slot[i];
+      if (slot_setup (p, (char *) c - (p->stacks ? p->slot - HDR_SIZE : 0), guarded) < 0)
         break; /* the rest stay carved but unused */
-      cache->slot[cache->n++] = slot_coro (p, fresh[i]);
+      cache->slot[cache->n++] = c;
     }
   if (!cache->n)
     {
