@@ -288,11 +288,18 @@ demand (struct coro_worker *w)
          || atomic_load_explicit (&coro_S.nidle, memory_order_relaxed) > 0;
 }
 
-/* Moves half of priv (rounded up) to the stealable runq. */
+/* Moves half of priv (rounded up) to the stealable runq, at most what the
+   runq has room for: a thief takes half a runq per steal anyway, and past
+   CORO_RUNQ runq_put would push the overflow to the global queue, where
+   both workers then contend for its lock and pop a list of cold coroutines
+   (a thousand timers expiring at once did that). */
 static void
 share (struct coro_worker *w)
 {
-  for (long n = (w->npriv + 1) / 2; n > 0; n--)
+  long room = CORO_RUNQ - (long) (atomic_load_explicit (&w->runq.tail, memory_order_relaxed)
+                                  - atomic_load_explicit (&w->runq.head, memory_order_acquire));
+  long half = (w->npriv + 1) / 2;
+  for (long n = half < room ? half : room; n > 0; n--)
     {
       struct coro *c = coro_waitq_pop (&w->priv);
       w->npriv--;
@@ -436,6 +443,11 @@ coro_ready (struct coro *c)
   struct coro_worker *w = coro_worker_self ();
   c->state = CORO_READY;
   c->reason = NULL;
+  /* It runs soon: start loading the lines its resume touches, its saved
+     frame (popped by coro_switch) and its canary (read when it switches
+     out, on another page for big stacks), both cold after a long park. */
+  __builtin_prefetch (c->ctx.sp);
+  __builtin_prefetch (c->canary);
   if (c->flags & CF_COPYSTACK)
     pinned_push (c->home, c, w);
   else if (w)
@@ -658,17 +670,37 @@ coro_yield (void)
      (share_maybe tests demand() > 0; counters are never negative, so
      "both 0" is the same test, one branch).  Same steps, same order as
      switch_out; self goes back into priv (inv. 2). */
-  if (__builtin_expect (!(self->flags & CF_COPYSTACK) & (w->npriv != 0) & (w->budget > 1)
+  struct coro *next = w->priv.head;
+  if (__builtin_expect ((next != NULL) & !(self->flags & CF_COPYSTACK) & (w->budget > 1)
                         & ((atomic_load_explicit (&coro_S.nspinning, memory_order_relaxed)
                             | atomic_load_explicit (&coro_S.nidle, memory_order_relaxed)) == 0), 1))
     {
       coro_check_canary (self);
       w->budget--;
-      struct coro *next = coro_waitq_pop (&w->priv);
+      /* priv: next out at the head, self in at the tail (npriv unchanged);
+         next's stale link is never read: a push sets it before use */
+      struct coro *after = next->next;
+      self->next = NULL;
       self->state = CORO_READY;
-      coro_waitq_push (&w->priv, self); /* npriv unchanged: one out, one in */
+      if (after)
+        {
+          w->priv.tail->next = self;
+          w->priv.head = after;
+        }
+      else
+        w->priv.head = self;
+      w->priv.tail = self;
       w->switches++;
-      switch_to (w, self, next, false);
+      /* switch_to, inline: no second call frame on the hottest path */
+      void *fake = NULL;
+      w->cur = next;
+      next->w = w;
+      next->state = CORO_RUNNING;
+      coro_asan_start (w, self, next, &fake);
+      coro_switch (&self->ctx, &next->ctx);
+      /* resumed, maybe on another worker: use self->w, never the old w */
+      coro_asan_finish (fake);
+      finish_switch (self->w);
       return;
     }
   yield_slow (w, self);

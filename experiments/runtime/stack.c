@@ -275,7 +275,8 @@ refill (struct coro_pool *p, struct coro_cache *cache)
   pthread_mutex_lock (&p->mu);
   size_t take = p->nfree < BATCH ? p->nfree : BATCH;
   p->nfree -= take;
-  memcpy (cache->slot, p->free + p->nfree, take * sizeof *cache->slot);
+  if (take)
+    memcpy (cache->slot, p->free + p->nfree, take * sizeof *cache->slot);
   cache->n = (long) take;
   if (!take)
     while (nfresh < BATCH && (slot = carve_locked (p)))
