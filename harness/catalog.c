@@ -129,6 +129,8 @@ const struct lab_wl_opt lab_wl_opts[] = {
   { "client_cpus", NULL, "echo: the load generator's cpuset (default 1)", 0, 0 },
   { "phase_s", NULL, "echo: seconds of the closed-loop and of the open-loop phase (default 2)", 0, 0 },
   { "warmup_s", NULL, "echo: seconds of warm-up before the closed loop (default 1)", 0, 0 },
+  { "ready_timeout_s", NULL, "echo: seconds the server has to report ready before the point ends `timeout` "
+                             "(default 30; --timeout still bounds the whole point)", 0, 0 },
   { "fault", fault_values, "echo, for tests of failure paths: the server never gets ready, crashes, finds its "
                            "port taken, or refuses connections", 0, 0 },
   { "port", NULL, "echo: the server's port in its network namespace (default 8080)", 1, 65535 },

@@ -32,6 +32,7 @@ lab_companion_init (struct lab_companion *c, const struct lab_companion_spec *sp
   c->spec = *spec;
   c->cur = -1;
   c->pidfd = -1;
+  c->t_init = lab_now ();
   for (int i = 0; i < LAB_COMPANION_MAX_CMDS; i++)
     c->runs[i].exit_code = -1;
   int64_t *f = (int64_t *) &c->cg_stats;
@@ -202,7 +203,7 @@ record_end (struct lab_companion *c, int st, const struct rusage *ru)
   c->pid = 0;
 }
 
-void
+int
 lab_companion_step (struct lab_companion *c, pid_t wpid)
 {
   if (c->done)
@@ -212,13 +213,18 @@ lab_companion_step (struct lab_companion *c, pid_t wpid)
           kill (wpid, c->spec.stop_signal);
           c->stopped_workload = 1;
         }
-      return;
+      return 0;
     }
   if (c->ready == NULL)
     {
       find_ready (c);
+      if (c->ready == NULL && c->spec.ready_timeout_s > 0 && lab_now () - c->t_init >= c->spec.ready_timeout_s)
+        {
+          c->ready_timed_out = 1;
+          return -1;
+        }
       if (c->ready == NULL || wpid <= 0)
-        return;
+        return 0;
     }
   if (c->pid > 0)
     {
@@ -226,7 +232,7 @@ lab_companion_step (struct lab_companion *c, pid_t wpid)
       int st;
       pid_t w = wait4 (c->pid, &st, WNOHANG, &ru);
       if (w == 0 || (w < 0 && errno == EINTR))
-        return;
+        return 0;
       if (w == c->pid)
         record_end (c, st, &ru);
       else
@@ -235,15 +241,15 @@ lab_companion_step (struct lab_companion *c, pid_t wpid)
       if (r->exit_code != 0)
         {
           c->done = 1; /* a failed command ends the sequence */
-          lab_companion_step (c, wpid);
-          return;
+          return lab_companion_step (c, wpid);
         }
     }
   if (++c->cur >= c->spec.n_cmds || start_cmd (c, wpid) < 0)
     {
       c->done = 1;
-      lab_companion_step (c, wpid);
+      return lab_companion_step (c, wpid);
     }
+  return 0;
 }
 
 void

@@ -5,7 +5,9 @@
  *
  * Life of a companion (driven from the sandbox's wait loop, sandbox.c):
  *   1. the workload prints `@lab-ready {json}` on stdout (wl_ready, wl.h);
- *      lab_companion_step() finds that line in the workload's stdout file;
+ *      lab_companion_step() finds that line in the workload's stdout file
+ *      (or, after spec->ready_timeout_s without it, asks the sandbox to end
+ *      the point as a timeout);
  *   2. it creates cgroup `<name>` (a sibling of the point's, under the
  *      harness's lab-<pid>; cpuset = spec->cpus), forks the client, puts it
  *      in that cgroup before releasing it, and the client setns()es into the
@@ -52,6 +54,7 @@ struct lab_companion_spec
   struct lab_companion_cmd cmds[LAB_COMPANION_MAX_CMDS];
   int n_cmds;
   int stop_signal;         /* sent to the workload when the last command ended; 0 = none */
+  double ready_timeout_s;  /* the workload's time to print @lab-ready; 0 = the point's timeout only */
 };
 
 /* How one command ended. */
@@ -80,6 +83,8 @@ struct lab_companion
   struct lab_companion_run runs[LAB_COMPANION_MAX_CMDS];
   char detail[512];                   /* why a command did not start or was killed */
   long ready_off;
+  double t_init;                      /* lab_companion_init's time: the ready timeout counts from it */
+  int ready_timed_out;                /* no @lab-ready within spec.ready_timeout_s */
 };
 
 /* What an experiment with a companion provides (catalog.c `companions`).
@@ -106,8 +111,10 @@ struct lab_companion_ops
 /* Copies the spec (the strings must outlive the companion). */
 void lab_companion_init (struct lab_companion *c, const struct lab_companion_spec *spec);
 /* One step, from the sandbox's wait loop: `wpid` is the workload's host pid
-   (0 while unknown).  Never blocks. */
-void lab_companion_step (struct lab_companion *c, pid_t wpid);
+   (0 while unknown).  Never blocks.  Returns -1 when the workload has not
+   printed @lab-ready within spec.ready_timeout_s (c->ready_timed_out): the
+   caller ends the point as a timeout; else 0. */
+int lab_companion_step (struct lab_companion *c, pid_t wpid);
 /* Ends whatever still runs, reaps, reads the cgroup, removes it. */
 void lab_companion_finish (struct lab_companion *c);
 /* The companion as JSON: ready line, per command how it ended and its

@@ -19,7 +19,9 @@
  *
  * Status: a client that fails makes the point `crashed` (or `limit` when it
  * names a host limit) with the client's own reason; a server that never
- * printed @lab-ready ends `timeout` and says so.
+ * printed @lab-ready ends `timeout` and says so: after `--opt
+ * ready_timeout_s` (default 30 s; the companion's ready timeout), or the
+ * point's own --timeout if that comes first.
  */
 #include <errno.h>
 #include <limits.h>
@@ -40,6 +42,7 @@
 
 #define WRK_PATH "/usr/bin/wrk"
 #define RATE_FRACTION 0.5
+#define READY_TIMEOUT_S 30 /* a server binds and listens in milliseconds */
 
 static struct
 {
@@ -195,7 +198,8 @@ calibrate (const struct lab_point *pt, const char *dir, const struct lab_profile
 /* The options that must agree with each other or name real CPUs: checked
    by `lab run` before anything runs (exit 2), and again by each plan. */
 static int
-echo_check (char *const *wl_opts, double *rate, double *warm, double *phase, double *size, lab_error_t *err)
+echo_check (char *const *wl_opts, double *rate, double *warm, double *phase, double *size, double *ready,
+            lab_error_t *err)
 {
   const char *proto = opts_get (wl_opts, "proto", "echo"), *client = opts_get (wl_opts, "client", "loadgen");
   const char *sc = opts_get (wl_opts, "server_cpus", NULL), *cc = opts_get (wl_opts, "client_cpus", NULL);
@@ -203,7 +207,8 @@ echo_check (char *const *wl_opts, double *rate, double *warm, double *phase, dou
     return lab_usage_error (err, "--opt client=wrk needs --opt proto=http (wrk speaks HTTP only)");
   if (opts_num (wl_opts, "rate", -1, 1, 1e8, rate, err) < 0 || opts_num (wl_opts, "warmup_s", 1, 0, 600, warm, err) < 0
       || opts_num (wl_opts, "phase_s", 2, 0.1, 600, phase, err) < 0
-      || opts_num (wl_opts, "size", 64, 1, 65536, size, err) < 0)
+      || opts_num (wl_opts, "size", 64, 1, 65536, size, err) < 0
+      || opts_num (wl_opts, "ready_timeout_s", READY_TIMEOUT_S, 0.1, 86400, ready, err) < 0)
     return -1;
   if ((sc && check_cpus ("server_cpus", sc, err) < 0) || (cc && check_cpus ("client_cpus", cc, err) < 0))
     return -1;
@@ -213,8 +218,8 @@ echo_check (char *const *wl_opts, double *rate, double *warm, double *phase, dou
 static int
 echo_precheck (char *const *wl_opts, lab_error_t *err)
 {
-  double r, w, p, s;
-  return echo_check (wl_opts, &r, &w, &p, &s, err);
+  double r, w, p, s, rt;
+  return echo_check (wl_opts, &r, &w, &p, &s, &rt, err);
 }
 
 static int
@@ -223,10 +228,10 @@ echo_plan (const struct lab_point *pt, const char *dir, const struct lab_profile
 {
   const char *proto = opt (pt, "proto", "echo"), *client = opt (pt, "client", "loadgen");
   int wrk = strcmp (client, "wrk") == 0 && !calibrating;
-  double rate, warm, phase, size;
+  double rate, warm, phase, size, ready;
   long ncpu = sysconf (_SC_NPROCESSORS_ONLN);
 
-  if (echo_check (pt->wl_opts, &rate, &warm, &phase, &size, err) < 0)
+  if (echo_check (pt->wl_opts, &rate, &warm, &phase, &size, &ready, err) < 0)
     return -1;
   if (wrk && access (WRK_PATH, X_OK) < 0)
     return lab_error (err, errno, "--opt client=wrk: `%s` (Debian package wrk; `make deps` installs it)", WRK_PATH);
@@ -290,6 +295,7 @@ echo_plan (const struct lab_point *pt, const char *dir, const struct lab_profile
   spec->name = P.name;
   spec->cpus = P.client_cpus[0] ? P.client_cpus : NULL;
   spec->stop_signal = SIGTERM;
+  spec->ready_timeout_s = ready;
   return 0;
 }
 
@@ -340,7 +346,11 @@ echo_judge (const struct lab_companion *c, const struct lab_point *pt, const cha
     }
   if (strcmp (*status, "ok") != 0)
     {
-      if (strcmp (*status, "timeout") == 0 && c->ready == NULL)
+      if (strcmp (*status, "timeout") == 0 && c->ready_timed_out)
+        snprintf (detail, len,
+                  "the server never reported ready (no @lab-ready line on its stdout within the ready timeout, "
+                  "%g s: --opt ready_timeout_s)", c->spec.ready_timeout_s);
+      else if (strcmp (*status, "timeout") == 0 && c->ready == NULL)
         snprintf (detail, len, "the server never reported ready (no @lab-ready line on its stdout)");
       else if (c->cur >= 0 && c->cur < c->spec.n_cmds && c->runs[c->cur].started)
         {

@@ -625,8 +625,11 @@ wait_child (struct run *r, int *wstatus, int *timed_out, lab_error_t *err)
           if (r->wpid <= 0)
             report_read (r);
           sample (r->cg, r->pid, r->wpid, r->res, r->series, t_release);
-          if (spec->companion)
-            lab_companion_step (spec->companion, r->wpid);
+          if (spec->companion && lab_companion_step (spec->companion, r->wpid) < 0 && !*timed_out)
+            {
+              *timed_out = 1; /* the workload never got ready: the companion's ready timeout */
+              stop_point (r);
+            }
           /* Ramp up: 1, 2, 4 ... ms after release, then every `period`, so
              a workload that lives a few ms is still seen after its exec. */
           int step = r->res->n_samples < 16 ? 1 << (r->res->n_samples / 2) : period;

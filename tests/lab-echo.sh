@@ -5,7 +5,8 @@
 # the client's own record (its cgroup, CPU, the setns'd loopback) beside the
 # server's, both plots and C5/C7/C8 in the report.  Failure paths, each a
 # recorded status with its reason and the run going on: a count over
-# RLIMIT_NOFILE (limit), a server that never gets ready (timeout), a server
+# RLIMIT_NOFILE (limit), a server that never gets ready (timeout: by the
+# point's --timeout, and by the shorter --opt ready_timeout_s), a server
 # crash mid-run (crashed, client reaped), a port in use, a client that cannot
 # connect, the client killed mid-run; contradictory or bad options (exit 2).  After each run and after SIGINT to the
 # harness mid-point: no cgroup of that harness left, no server or client
@@ -33,7 +34,7 @@ descendants() {
 }
 
 # --- bad input: exit 2 naming the option, before any directory is made ------
-for bad in "client=wrk" "server_cpus=99" "phase_s=abc" "rate=0" "proto=smtp"; do
+for bad in "client=wrk" "server_cpus=99" "phase_s=abc" "rate=0" "proto=smtp" "ready_timeout_s=0"; do
   msg=$("$LAB" run echo --scale 100 --opt $bad --out "$T/bad" 2>&1); rc=$?
   [ $rc -eq 2 ] || fail "--opt $bad: exit $rc, not 2"
   echo "$msg" | grep -q "${bad%%=*}" || fail "--opt $bad: the message does not name it: $msg"
@@ -84,6 +85,10 @@ expect() { # NAME STATUS PATTERN ARGS...
 }
 expect limit limit 'RLIMIT_NOFILE' --scale 30000
 expect noready timeout 'never reported ready' --opt fault=no-ready --timeout 3
+# the ready timeout ends it long before the point's own --timeout 300
+t0=$(date +%s)
+expect readytimeout timeout 'never reported ready.*ready timeout, 1 s' --opt fault=no-ready --opt ready_timeout_s=1 --timeout 300
+[ $(($(date +%s) - t0)) -lt 120 ] || fail "ready_timeout_s=1 did not end the point before its 300 s timeout"
 expect crash crashed 'SIGABRT.*client .loadgen. .*reaped' --opt fault=crash
 expect portinuse crashed 'Address already in use' --opt fault=port-in-use
 expect refuse crashed 'cannot connect to 127.0.0.1:8080.*refused' --opt fault=refuse
