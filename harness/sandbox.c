@@ -511,6 +511,12 @@ start_child (struct run *r, lab_error_t *err)
       r->pid = 0;
       return lab_error (err, clone_errno, "clone");
     }
+  /* The sampler keeps off the CPUs the workload is pinned to, where any is
+     left.  Pinned only now: a clone born with the harness's pin must be
+     migrated when it joins the point's cpuset; born unpinned, it may start
+     on the workload's CPU already. */
+  lab_cpuset_pin_harness (p->limits.cpuset_cpus, &r->pin);
+  snprintf (r->res->harness_cpus, sizeof r->res->harness_cpus, "%s", r->pin.cpus);
   close (take_fd (r->go[0]));
   close (take_fd (r->fail[1]));
   close (take_fd (r->report[1]));
@@ -718,9 +724,6 @@ run_point (struct run *r, lab_error_t *err)
         return lab_error (err, errno, "creating `%s`", spec->samples_path);
       fprintf (r->series, "t_s,rss_bytes,vss_bytes,swap_bytes,cgroup_mem_bytes,cgroup_swap_bytes,host_swap_used_bytes\n");
     }
-  /* The sampler keeps off the CPUs the workload is pinned to, where any is left. */
-  lab_cpuset_pin_harness (spec->profile->limits.cpuset_cpus, &r->pin);
-  snprintf (r->res->harness_cpus, sizeof r->res->harness_cpus, "%s", r->pin.cpus);
   if (start_child (r, err) < 0)
     return -1;
   int wstatus = 0, timed_out = 0;
