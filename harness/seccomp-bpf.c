@@ -12,6 +12,7 @@
 #include <linux/seccomp.h>
 
 #include "seccomp-bpf.h"
+#include "seccomp-shrink.h"
 #include "utils.h"
 
 int
@@ -38,6 +39,9 @@ lab_seccomp_export (scmp_filter_ctx ctx, struct lab_bpf *out, lab_error_t *err)
       return lab_error (err, errno ? errno : EIO, "seccomp: reading the compiled filter");
     }
   out->h.n_insns = (uint32_t) (len / (off_t) sizeof (struct sock_filter));
+  /* The same verdicts in fewer instructions: less for the kernel to
+     convert and JIT at every load (seccomp-shrink.h). */
+  lab_bpf_shrink (out->insns, &out->h.n_insns);
   if (seccomp_attr_get (ctx, SCMP_FLTATR_CTL_TSYNC, &v) == 0 && v)
     out->h.flags |= SECCOMP_FILTER_FLAG_TSYNC;
   if (seccomp_attr_get (ctx, SCMP_FLTATR_CTL_LOG, &v) == 0 && v)

@@ -4,9 +4,10 @@
  *
  * libseccomp compiles a filter when it loads it; for Docker's default list
  * that takes several milliseconds.  The harness compiles it instead
- * (seccomp_export_bpf) while the clone sets up its namespaces, hands the
- * program over on the `go` socket, and the workload only loads it: no_new_privs
- * and seccomp(SECCOMP_SET_MODE_FILTER) with the flags the profile asked for.
+ * (seccomp_export_bpf, then seccomp-shrink.c: the same verdicts in fewer
+ * instructions) while the clone sets up its namespaces, hands the program over
+ * on the `go` socket, and the workload only loads it: no_new_privs and
+ * seccomp(SECCOMP_SET_MODE_FILTER) with the flags the profile asked for.
  */
 #ifndef LAB_SECCOMP_BPF_H
 #define LAB_SECCOMP_BPF_H

@@ -18,7 +18,7 @@
 #include "seccomp-profile.h"
 #include "utils.h"
 
-#define MAGIC "LABBPF01"
+#define MAGIC "LABBPF02" /* 02: programs shrunk (seccomp-shrink.h) */
 
 struct file_header
 {
