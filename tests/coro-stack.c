@@ -1,7 +1,7 @@
 /* Description: coroutine stacks (stack.c): the canary at the low end catches
  * an overflow at the next switch (the child aborts naming the coroutine); a
  * MADV_GUARD_INSTALL or mprotect guard page turns a write below the stack into
- * SIGSEGV; freed stacks are reused instead of carving new ones; the stack
+ * SIGSEGV (and such stacks have no canary word of their own); freed stacks are reused instead of carving new ones; the stack
  * size is configurable (rounded up to pages above half a page; 2 KiB sub-page
  * slots, canary only, at or below it, where the canary alone still catches an
  * overflow). Overflows run in forked children. */
@@ -60,7 +60,7 @@ smash_2k (void *arg)
 static void
 below_stack (void *arg)
 {
-  volatile char *p = (volatile char *) coro_self ()->canary - 64;
+  volatile char *p = (volatile char *) coro_stack_lo (coro_self ()) - 64;
   *p = 1; /* inside the guard page */
   coro_wg_done (&wg);
 }
@@ -209,11 +209,13 @@ test_stacks_reused (void **state)
 }
 
 static size_t usable_seen;
+static bool canary_in_stack;
 
 static void
 measure (void *arg)
 {
-  usable_seen = (size_t) ((char *) coro_stack_top (coro_self ()) - (char *) coro_self ()->canary);
+  usable_seen = (size_t) ((char *) coro_stack_top (coro_self ()) - (char *) coro_stack_lo (coro_self ()));
+  canary_in_stack = coro_self ()->canary == coro_stack_lo (coro_self ());
   coro_wg_done (&wg);
 }
 
@@ -227,6 +229,8 @@ test_stack_size_configurable (void **state)
       coro_wg_add (&wg, 1);
       coro_spawn (measure, NULL);
       coro_wg_wait (&wg);
+      /* a guard page below the stack: no canary word in the stack itself */
+      assert_true (canary_in_stack == (strcmp (coro_guard_name (), "canary") == 0));
       coro_runtime_stop ();
       assert_true (usable_seen < sizes[i]);
       assert_true (usable_seen >= sizes[i] - 256);
@@ -249,6 +253,7 @@ test_stack_size_configurable (void **state)
       coro_spawn (measure, NULL);
       coro_wg_wait (&wg);
       coro_runtime_stop ();
+      assert_true (canary_in_stack);
       assert_true (usable_seen >= 2048 - 256 && usable_seen < 2048);
     }
   char err[200];

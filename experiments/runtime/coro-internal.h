@@ -90,7 +90,8 @@ struct coro_worker;
 struct coro
 {
   struct coro_ctx ctx;         /* must stay first (ctx.sp) */
-  uint64_t *canary;            /* lowest word of the stack */
+  uint64_t *canary;            /* lowest word of the stack; &coro_canary_guarded
+                                  where a guard page sits below the stack */
   struct coro_worker *w;       /* worker running it, set at each resume */
   struct coro_worker *home;    /* copy-stack: the only worker that may run it */
   struct coro *next;           /* link in a wait queue or the global queue */
@@ -133,6 +134,9 @@ void coro_cache_flush (struct coro_cache *cache, bool copystack);
 /* Top (highest address, 16-aligned) of c's stack; stack-slot coroutines only. */
 void *coro_stack_top (struct coro *c);
 size_t coro_stack_usable (void);
+/* Lowest usable byte of c's stack; stack-slot coroutines only. */
+void *coro_stack_lo (struct coro *c);
+extern uint64_t coro_canary_guarded;
 /* Calls fn for every slot ever carved (live or free), for coro_dump. */
 void coro_pools_walk (void (*fn) (struct coro *c, void *arg), void *arg);
 void coro_canary_dead (struct coro *c) __attribute__ ((noreturn, cold));

@@ -4,8 +4,9 @@
  * Design in one breath: a coroutine is a `struct coro` plus a stack; switching
  * is a hand-written x86-64 routine (switch-x86_64.S) that pushes the callee-saved
  * registers on the CURRENT stack and swaps stack pointers.  Stacks come from
- * pooled mmap arenas (stack.c) with a canary at the low end checked at every
- * switch and, where the kernel has it, a MADV_GUARD_INSTALL guard page below.
+ * pooled mmap arenas (stack.c) with, where the kernel has it, a
+ * MADV_GUARD_INSTALL guard page below, else a canary at the low end checked at
+ * every switch (stacks of half a page or less: canary only).
  * `workers` threads (one per CPU by default) run coroutines from per-worker run
  * queues, steal from each other, and take work submitted from outside from a
  * global queue (sched.c).  A coroutine that waits - sleep, fd I/O, channel,

@@ -43,7 +43,7 @@ coro_asan_start (struct coro_worker *w, struct coro *from, struct coro *to, void
   else if (to->flags & CF_COPYSTACK)
     lo = w->shared_stack, size = w->shared_size;
   else
-    lo = to->canary, size = (size_t) ((char *) coro_stack_top (to) - (char *) to->canary);
+    lo = coro_stack_lo (to), size = coro_stack_usable ();
   __sanitizer_start_switch_fiber (fake, lo, size);
 }
 

@@ -120,8 +120,8 @@ coro_timers_run (struct coro_worker *w, uint64_t now)
         {
           /* the coroutines a few places on are readied next: their struct
              coro (cold after the sleep) loads while these are readied */
-          if (t->head + 8 < t->tail)
-            __builtin_prefetch (t->fifo[t->head + 8].c);
+          if (t->head + 16 < t->tail)
+            __builtin_prefetch (t->fifo[t->head + 16].c, 1);
           coro_ready (t->fifo[t->head++].c);
         }
       else if (t->n && t->heap[0].deadline <= now)
