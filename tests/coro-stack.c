@@ -131,12 +131,9 @@ test_canary_detects_overflow (void **state)
 
 /* Sub-page stacks (two per 4 KiB page) have no guard page even with the
    default guard: the canary must catch the overflow. */
-static void
+static void __attribute__ ((unused))
 test_canary_detects_overflow_subpage (void **state)
 {
-#ifdef __SANITIZE_ADDRESS__
-  skip_because ("ASan's frames and interceptors do not fit a 2 KiB stack (the plain build runs this)");
-#endif
   char out[1024];
   int st = in_child_stack (smash_2k, 2048, CORO_GUARD_AUTO, out, sizeof out);
   print_message ("child stderr: %s", out);
@@ -340,7 +337,9 @@ main (void)
     cmocka_unit_test (test_stack_size_configurable),
     cmocka_unit_test (test_one_page_stacks),
     cmocka_unit_test (test_subpage_stacks),
+#ifndef __SANITIZE_ADDRESS__ /* ASan's frames and interceptors do not fit a 2 KiB stack: the plain build runs it */
     cmocka_unit_test (test_canary_detects_overflow_subpage),
+#endif
   };
   return cmocka_run_group_tests (tests, NULL, NULL);
 }
