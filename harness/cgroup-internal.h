@@ -57,6 +57,9 @@ struct lab_cgroup
 struct lab_cg_backend
 {
   const char *name;
+  /* The controllers whose hierarchies may hold lab groups (v1: where the
+     stale-group sweep looks), NULL-terminated. */
+  const char *const *ctls;
   /* Fills cg->h (controllers, mount, rel under `lab-<pid>`) for `limits` and
      adds the limit values to each hierarchy (lab_cg_set). */
   int (*plan) (struct lab_cgroup *cg, const struct lab_limits *limits, lab_error_t *err);

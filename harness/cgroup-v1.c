@@ -216,8 +216,11 @@ v1_kill (struct lab_cgroup *cg, lab_error_t *err)
   return 0;
 }
 
+static const char *const v1_ctls[] = { "memory", "pids", "cpu", "cpuacct", "cpuset", "freezer", NULL };
+
 const struct lab_cg_backend lab_cg_backend_v1 = {
   .name = "v1",
+  .ctls = v1_ctls,
   .plan = v1_plan,
   .read_stats = v1_read_stats,
   .mem_current = v1_mem_current,

@@ -27,6 +27,9 @@ fmt_limit (char *buf, size_t len, int64_t v)
     snprintf (buf, len, "%" PRId64, v);
 }
 
+/* The controllers a point may use, enabled in lab-<pid> where available. */
+static const char *const v2_ctls[] = { "memory", "pids", "cpu", "cpuset", NULL };
+
 static int
 v2_plan (struct lab_cgroup *cg, const struct lab_limits *l, lab_error_t *err)
 {
@@ -35,9 +38,8 @@ v2_plan (struct lab_cgroup *cg, const struct lab_limits *l, lab_error_t *err)
     return -1;
   snprintf (labdir, sizeof labdir, "%s/%s", mount, rel);
   lab_cg_read_str (labdir, "cgroup.subtree_control", avail, sizeof avail);
-  static const char *const ctls[] = { "memory", "pids", "cpu", "cpuset" };
-  for (size_t i = 0; i < ARRAY_SIZE (ctls); i++)
-    if (strstr (avail, ctls[i]) && lab_cg_add_ctl (cg, ctls[i], err) < 0)
+  for (const char *const *c = v2_ctls; *c; c++)
+    if (strstr (avail, *c) && lab_cg_add_ctl (cg, *c, err) < 0)
       return -1;
   if (cg->n_h == 0) /* no controller at all: still a group, for kill and procs */
     {
@@ -143,6 +145,7 @@ v2_kill (struct lab_cgroup *cg, lab_error_t *err)
 
 const struct lab_cg_backend lab_cg_backend_v2 = {
   .name = "v2",
+  .ctls = v2_ctls,
   .plan = v2_plan,
   .read_stats = v2_read_stats,
   .mem_current = v2_mem_current,

@@ -216,9 +216,9 @@ v2_make_lab_dir (struct lab_dir *ld, lab_error_t *err)
     return lab_error_prepend (err, "moving the harness into its leaf cgroup");
   S.v2_moved = 1;
   lab_cg_self_changed ();
-  static const char *const wanted[] = { "memory", "pids", "cpu", "cpuset" };
+  const char *const *wanted = S.ops->ctls;
   lab_cg_read_str (dir, "cgroup.controllers", have, sizeof have);
-  for (size_t i = 0; i < ARRAY_SIZE (wanted); i++)
+  for (size_t i = 0; wanted[i]; i++)
     if (strstr (have, wanted[i]) == NULL && strstr (S.info.controllers, wanted[i]))
       {
         /* Available above but not delegated to lab-<pid>: enable it in the
@@ -239,7 +239,7 @@ v2_make_lab_dir (struct lab_dir *ld, lab_error_t *err)
           }
       }
   lab_cg_read_str (dir, "cgroup.controllers", have, sizeof have);
-  for (size_t i = 0; i < ARRAY_SIZE (wanted); i++)
+  for (size_t i = 0; wanted[i]; i++)
     if (strstr (have, wanted[i]))
       {
         size_t l = strlen (want);
@@ -511,11 +511,12 @@ lab_cgroup_destroy (struct lab_cgroup *cg, lab_error_t *err)
   for (int i = 0; i < cg->n_h; i++)
     {
       struct lab_cg_hier *h = &cg->h[i];
-      if (h->created)
+      /* Usually empty by now (init reaped): one rmdir.  Else what is left
+         is killed; nothing is ever migrated to the parent, and an rmdir
+         that still finds the group busy (a task not yet reaped) is retried. */
+      if (h->created && rmdir (h->dir) < 0 && errno != ENOENT)
         {
           lab_cg_kill_procs (h->dir);
-          /* Nothing is ever migrated to the parent; an rmdir that still finds
-             the group busy (a task not yet reaped) is retried. */
           if (lab_cg_rmdir_wait (h->dir, ret < 0 ? &e : err) < 0)
             {
               if (ret < 0)
@@ -581,7 +582,8 @@ lab_cgroup_cleanup_all (void)
     {
       char dir[PATH_MAX * 2];
       snprintf (dir, sizeof dir, "%s/%s", S.dirs[i].mount, S.dirs[i].rel);
-      if (lab_cg_remove_tree (dir, &e) < 0)
+      /* Empty once its points are gone (v1): one rmdir; else the tree. */
+      if (rmdir (dir) < 0 && errno != ENOENT && lab_cg_remove_tree (dir, &e) < 0)
         {
           lab_warn ("%s", e->msg);
           lab_error_release (&e);
@@ -612,6 +614,11 @@ lab_cgroup_remove_stale (void)
   for (; ctl && n_done < (int) ARRAY_SIZE (done); ctl = ctl[0] ? strtok_r (NULL, " ", &save) : NULL)
     {
       char mount[PATH_MAX], self[PATH_MAX], parent[PATH_MAX * 2 + 2];
+      int ours = ctl[0] == '\0';
+      for (const char *const *c = S.ops->ctls; !ours && *c; c++)
+        ours = strcmp (*c, ctl) == 0;
+      if (!ours)
+        continue; /* a hierarchy no lab group is ever made in (blkio, devices) */
       if (ctl[0] == '\0')
         snprintf (mount, sizeof mount, CG_ROOT);
       else if (lab_cg_mount_of (ctl, mount, sizeof mount) < 0)
