@@ -511,10 +511,15 @@ start_child (struct run *r, lab_error_t *err)
       r->pid = 0;
       return lab_error (err, clone_errno, "clone");
     }
+  /* Init's first step is joining the point's cpuset, which moves it onto
+     the workload's CPUs: placed there now, before it first runs, it is not
+     migrated then (a wait for those CPUs of up to several ms).  Best effort:
+     the cpuset decides either way. */
+  cpu_set_t wl;
+  if (p->limits.cpuset_cpus && lab_cpulist_parse (p->limits.cpuset_cpus, &wl) == 0)
+    sched_setaffinity (r->pid, sizeof wl, &wl);
   /* The sampler keeps off the CPUs the workload is pinned to, where any is
-     left.  Pinned only now: a clone born with the harness's pin must be
-     migrated when it joins the point's cpuset; born unpinned, it may start
-     on the workload's CPU already. */
+     left; pinned only now, so the clone is not born with the pin. */
   lab_cpuset_pin_harness (p->limits.cpuset_cpus, &r->pin);
   snprintf (r->res->harness_cpus, sizeof r->res->harness_cpus, "%s", r->pin.cpus);
   close (take_fd (r->go[0]));
