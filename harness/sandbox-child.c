@@ -5,9 +5,12 @@
  * sandbox.c.
  *
  * Init, in order:
+ *   0. makes its network namespace (unshare: the clone does not, so that
+ *      this ~1 ms runs while the harness makes the cgroup; like the clone's
+ *      namespaces it is charged to the harness's cgroup, being made before 1);
  *   1. moves itself into the point's cgroup (writes "0" into the `tasks` /
- *      `cgroup.procs` files the harness opened), so all it does after counts
- *      there;
+ *      `cgroup.procs` files the harness opened and sent on `go`), so all it
+ *      does after counts there;
  *   2. waits for `go` from the harness (who has written the uid/gid maps when
  *      the profile asks for a user namespace); in a user namespace becomes
  *      root of it (setresuid/setresgid 0, no supplementary groups), so host
@@ -30,6 +33,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/prctl.h>
+#include <sys/socket.h>
 #include <sys/syscall.h>
 #include <sys/wait.h>
 #include <unistd.h>
@@ -121,15 +125,84 @@ read_bpf (struct child_args *a, struct lab_bpf *b)
     _exit (125);
 }
 
-/* Step 1. */
+int
+lab_sandbox_send_fds (int sock, const int *fds, int n)
+{
+  unsigned char count = (unsigned char) n;
+  union
+  {
+    char buf[CMSG_SPACE (sizeof (int) * LAB_SANDBOX_MAX_CG_FDS)];
+    struct cmsghdr align;
+  } u;
+  struct iovec iov = { &count, 1 };
+  struct msghdr msg = { .msg_iov = &iov, .msg_iovlen = 1 };
+  if (n < 0 || n > LAB_SANDBOX_MAX_CG_FDS)
+    {
+      errno = EINVAL;
+      return -1;
+    }
+  if (n > 0)
+    {
+      memset (&u, 0, sizeof u);
+      msg.msg_control = u.buf;
+      msg.msg_controllen = CMSG_SPACE (sizeof (int) * (size_t) n);
+      struct cmsghdr *c = CMSG_FIRSTHDR (&msg);
+      c->cmsg_level = SOL_SOCKET;
+      c->cmsg_type = SCM_RIGHTS;
+      c->cmsg_len = CMSG_LEN (sizeof (int) * (size_t) n);
+      memcpy (CMSG_DATA (c), fds, sizeof (int) * (size_t) n);
+    }
+  return sendmsg (sock, &msg, MSG_NOSIGNAL) == 1 ? 0 : -1;
+}
+
+int
+lab_sandbox_recv_fds (int sock, int *fds, int max)
+{
+  unsigned char count = 0;
+  union
+  {
+    char buf[CMSG_SPACE (sizeof (int) * LAB_SANDBOX_MAX_CG_FDS)];
+    struct cmsghdr align;
+  } u;
+  struct iovec iov = { &count, 1 };
+  struct msghdr msg = { .msg_iov = &iov, .msg_iovlen = 1, .msg_control = u.buf, .msg_controllen = sizeof u.buf };
+  ssize_t r;
+  do
+    r = recvmsg (sock, &msg, MSG_CMSG_CLOEXEC);
+  while (r < 0 && errno == EINTR);
+  if (r != 1)
+    return -1;
+  int n = 0;
+  for (struct cmsghdr *c = CMSG_FIRSTHDR (&msg); c; c = CMSG_NXTHDR (&msg, c))
+    if (c->cmsg_level == SOL_SOCKET && c->cmsg_type == SCM_RIGHTS)
+      {
+        int k = (int) ((c->cmsg_len - CMSG_LEN (0)) / sizeof (int));
+        for (int i = 0; i < k; i++)
+          {
+            int fd;
+            memcpy (&fd, CMSG_DATA (c) + i * sizeof (int), sizeof fd);
+            if (n < max)
+              fds[n++] = fd;
+            else
+              close (fd);
+          }
+      }
+  return n == count && !(msg.msg_flags & MSG_CTRUNC) ? n : -1;
+}
+
+/* Step 1: the harness's fds of the point's cgroup; EOF: it died first. */
 static int
 self_attach (struct child_args *a, lab_error_t *err)
 {
-  for (int i = 0; i < a->n_cg_fds; i++)
+  int fds[LAB_SANDBOX_MAX_CG_FDS];
+  int n = lab_sandbox_recv_fds (a->go_fd, fds, LAB_SANDBOX_MAX_CG_FDS);
+  if (n < 0)
+    _exit (125);
+  for (int i = 0; i < n; i++)
     {
-      if (write (a->cg_fds[i], "0", 1) != 1)
+      if (write (fds[i], "0", 1) != 1)
         return lab_error (err, errno, "moving into the point's cgroup");
-      close (a->cg_fds[i]);
+      close (fds[i]);
     }
   return 0;
 }
@@ -194,6 +267,11 @@ lab_sandbox_child_main (void *arg)
   for (int s = 1; s < NSIG; s++)
     if (s != SIGKILL && s != SIGSTOP)
       signal (s, SIG_DFL);
+  if ((a->ns.clone_flags & CLONE_NEWNET) && unshare (CLONE_NEWNET) < 0)
+    {
+      lab_error (&err, errno, "making the network namespace");
+      child_fail (a->fail_fd, &err);
+    }
   if (self_attach (a, &err) < 0)
     child_fail (a->fail_fd, &err);
   /* Before any fork: the sandbox's own audit session (seccomp-kills.h). */

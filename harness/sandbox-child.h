@@ -21,10 +21,9 @@ struct child_args
                              compiled program comes on go_fd, seccomp-bpf.h) */
   int notify;             /* seccomp-log mode */
   char *const *envp;
-  int go_fd;              /* socket: "g", then a lab_bpf_header and the program */
+  int go_fd;              /* socket: the cgroup's fds (lab_sandbox_send_fds), "g", then a
+                             lab_bpf_header and the program */
   int fail_fd, report_fd;
-  int cg_fds[LAB_SANDBOX_MAX_CG_FDS]; /* written "0" into to join the point's cgroup */
-  int n_cg_fds;
   int go_wr_fd;           /* the harness's end of `go`: closed first, so EOF = harness gone */
   int proc_fd;            /* the harness's /proc: the workload reads its host pid there */
 };
@@ -46,6 +45,12 @@ struct report_msg
                              sent just before REPORT_STATUS, -1 unknown; REPORT_STATUS: the
                              workload's wait status */
 };
+
+/* The fds init writes "0" into to join the point's cgroup, on the `go`
+   socket: a count byte carrying them as SCM_RIGHTS.  send: 0 or -1 (errno);
+   recv: how many (close-on-exec), -1 on EOF or error. */
+int lab_sandbox_send_fds (int sock, const int *fds, int n);
+int lab_sandbox_recv_fds (int sock, int *fds, int max);
 
 /* The clone's entry point: the sandbox's init (pid 1 inside); `arg` is a
    struct child_args. */

@@ -4,15 +4,18 @@
  *
  * Processes and pipes (the clone's side, init and workload up to exec, is
  * in sandbox-child.c):
- *   harness --clone(new pid/mount/net/ipc/uts[/user] ns)--> child = init (pid 1 inside)
+ *   harness --clone(new pid/mount/ipc/uts[/user] ns)--> child = init (pid 1 inside),
+ *     which makes its network namespace while the harness makes the point's
+ *     cgroup, joins the cgroup, sets up, then
  *     --fork--> workload (pid 2 inside), which execs the command.
  *   A pid 1 drops the signals it has no handler for that come from its own
  *   namespace (kill -SEGV $$, abort()), so the command is not pid 1: init
  *   forwards SIGTERM/SIGINT/SIGHUP/SIGUSR1/SIGUSR2 to it, reaps orphans and
  *   exits when the workload ends.
- *     `go` socket   harness -> init: one byte = "go on" (init has moved itself
- *                   into the point's cgroup through fds the harness opened;
- *                   the uid/gid maps of a user namespace are written), then
+ *     `go` socket   harness -> init: first the point's cgroup, as open fds
+ *                   (SCM_RIGHTS) of the files init writes "0" into to move
+ *                   itself there; then one byte = "go on" (init is in the
+ *                   cgroup; the uid/gid maps of a user namespace are written), then
  *                   the seccomp program (seccomp-bpf.h), compiled here while
  *                   init sets up its namespaces.  EOF instead means the
  *                   harness died: init exits.
@@ -442,6 +445,48 @@ send_filter (struct run *r, lab_error_t *err)
   return 0;
 }
 
+/* Reads the fail pipe until a setup step's report or EOF (exec done, or
+   the child died): -1 with that report, else -1 with `what` (errno_)
+   when given, else 0. */
+static int
+child_failed (struct run *r, int errno_, const char *what, lab_error_t *err)
+{
+  struct fail_msg m;
+  ssize_t n;
+  do
+    n = read (r->fail[0], &m, sizeof m);
+  while (n < 0 && errno == EINTR);
+  if (n == (ssize_t) sizeof m)
+    {
+      lab_error (err, 0, "%s", m.msg);
+      (*err)->status = m.errno_;
+      return -1;
+    }
+  return what ? lab_error (err, errno_, "%s", what) : 0;
+}
+
+/* The point's cgroup, made while the clone starts (and makes its network
+   namespace); init gets the files it moves itself in through (cheaper than
+   moving it from here, see lab_cgroup_self_attach_fds) on the `go` socket. */
+static int
+make_cgroup (struct run *r, lab_error_t *err)
+{
+  const struct lab_sandbox_spec *spec = r->spec;
+  int fds[LAB_SANDBOX_MAX_CG_FDS];
+  if (lab_cgroup_create (spec->name, &spec->profile->limits, &r->cg, err) < 0)
+    return -1;
+  snprintf (r->res->cgroup_path, sizeof r->res->cgroup_path, "%s", lab_cgroup_path (r->cg));
+  snprintf (r->res->cgroup_backend, sizeof r->res->cgroup_backend, "%s", lab_cgroup_backend (r->cg));
+  int n = lab_cgroup_self_attach_fds (r->cg, fds, LAB_SANDBOX_MAX_CG_FDS, err);
+  if (n < 0)
+    return -1;
+  int sent = lab_sandbox_send_fds (r->go[1], fds, n);
+  int e = errno;
+  for (int i = 0; i < n; i++)
+    close (fds[i]);
+  return sent < 0 ? child_failed (r, e, "handing the cgroup to the child", err) : 0;
+}
+
 static int
 start_child (struct run *r, lab_error_t *err)
 {
@@ -484,9 +529,6 @@ start_child (struct run *r, lab_error_t *err)
   if (socketpair (AF_UNIX, SOCK_STREAM | SOCK_CLOEXEC, 0, r->go) < 0 || pipe2 (r->fail, O_CLOEXEC) < 0
       || pipe2 (r->report, O_CLOEXEC) < 0 || fcntl (r->report[0], F_SETFL, O_NONBLOCK) < 0)
     return lab_error (err, errno, "pipe");
-  a.n_cg_fds = lab_cgroup_self_attach_fds (r->cg, a.cg_fds, LAB_SANDBOX_MAX_CG_FDS, err);
-  if (a.n_cg_fds < 0)
-    return -1;
   a.go_fd = r->go[0];
   a.go_wr_fd = r->go[1];
   a.fail_fd = r->fail[1];
@@ -496,16 +538,14 @@ start_child (struct run *r, lab_error_t *err)
   if (r->stack == MAP_FAILED)
     {
       r->stack = NULL;
-      for (int i = 0; i < a.n_cg_fds; i++)
-        close (a.cg_fds[i]);
       return lab_error (err, errno, "allocating the child's stack");
     }
-  /* The cgroup namespace is unshared by the child once it is in its cgroup. */
-  int flags = (p->clone_flags & ~CLONE_NEWCGROUP) | (p->sec.user ? CLONE_NEWUSER : 0) | SIGCHLD;
+  /* The network namespace is made by init itself (its ~1 ms then runs
+     beside the cgroups made here, see sandbox-child.c), the cgroup
+     namespace once init is in its cgroup. */
+  int flags = (p->clone_flags & ~(CLONE_NEWCGROUP | CLONE_NEWNET)) | (p->sec.user ? CLONE_NEWUSER : 0) | SIGCHLD;
   r->pid = clone (lab_sandbox_child_main, (char *) r->stack + CHILD_STACK, flags, &a);
   int clone_errno = errno;
-  for (int i = 0; i < a.n_cg_fds; i++)
-    close (a.cg_fds[i]);
   if (r->pid < 0)
     {
       r->pid = 0;
@@ -529,30 +569,20 @@ start_child (struct run *r, lab_error_t *err)
   r->pidfd = (int) syscall (SYS_pidfd_open, r->pid, 0);
   if (r->pidfd < 0)
     return lab_error (err, errno, "pidfd_open");
+  if (make_cgroup (r, err) < 0)
+    return -1;
   if (p->sec.user && lab_userns_write_maps (r->pid, err) < 0)
     return -1;
-  /* Init moves itself into the cgroup first (cheaper than moving it from
-     here, see lab_cgroup_self_attach_fds), then waits for this. */
+  /* Init has moved itself into the cgroup and waits for this. */
   r->res->wall_s = lab_now ();
   if (send (r->go[1], "g", 1, MSG_NOSIGNAL) != 1)
-    return lab_error (err, errno, "releasing the child");
+    return child_failed (r, errno, "releasing the child", err);
   if (send_filter (r, err) < 0)
     return -1;
   close (take_fd (r->go[1]));
   if (spec->seccomp_log)
     return 0; /* the child blocks on its first notification: read the fail pipe later */
-  struct fail_msg m;
-  ssize_t n;
-  do
-    n = read (r->fail[0], &m, sizeof m);
-  while (n < 0 && errno == EINTR);
-  if (n == (ssize_t) sizeof m)
-    {
-      lab_error (err, 0, "%s", m.msg);
-      (*err)->status = m.errno_;
-      return -1;
-    }
-  return 0;
+  return child_failed (r, 0, NULL, err);
 }
 
 /* Takes what the workload and init have written on the report pipe so far. */
@@ -714,10 +744,6 @@ run_point (struct run *r, lab_error_t *err)
     }
   else if (scmp && (r->scmp = lab_seccomp_cached (scmp, spec->profile->sec.caps, 1, err)) == NULL)
     return -1;
-  if (lab_cgroup_create (spec->name, &spec->profile->limits, &r->cg, err) < 0)
-    return -1;
-  snprintf (r->res->cgroup_path, sizeof r->res->cgroup_path, "%s", lab_cgroup_path (r->cg));
-  snprintf (r->res->cgroup_backend, sizeof r->res->cgroup_backend, "%s", lab_cgroup_backend (r->cg));
   if (r->scmp)
     {
       r->audit = lab_seccomp_kills_open_audit ();

@@ -2,13 +2,14 @@
  * sandbox.h - run one command in an isolated sandbox and measure it.
  *
  * lab_sandbox_run() is the whole lifecycle of one point:
- *   1. create the point's cgroup with the profile's limits (cgroup.h);
- *   2. clone a child into new namespaces (pid, mount, net, ipc, uts, cgroup,
- *      user as the profile says); the child moves itself into the cgroup and
- *      waits on the `go` socket;
+ *   1. clone a child into new namespaces (pid, mount, ipc, uts, user as the
+ *      profile says), which makes its network namespace itself meanwhile;
+ *   2. create the point's cgroup with the profile's limits (cgroup.h) and
+ *      hand it to the child, which moves itself into it and waits on the
+ *      `go` socket (its cgroup namespace comes in step 4, once it is there);
  *   3. the parent writes the user namespace's maps, releases the child and
  *      compiles the seccomp filter, which it sends after the release;
- *   4. the child sets up its mounts (read-only root, /proc, /sys, /tmp, /dev,
+ *   4. the child unshares its cgroup namespace, sets up its mounts (read-only root, /proc, /sys, /tmp, /dev,
  *      masked paths), brings `lo` up, sets the hostname and rlimits, drops
  *      its capabilities to the profile's, then forks the workload and stays as the
  *      sandbox's init (pid 1: forwards SIGTERM/SIGINT/SIGHUP/SIGUSR1/SIGUSR2,
