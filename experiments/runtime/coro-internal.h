@@ -248,7 +248,8 @@ struct coro_worker
   struct coro_cache cache, obj_cache;
   struct coro_timers timers;
   uint64_t switches, steals, spawned, nexited;
-  uint64_t syscalls;          /* backend system calls for this worker (coro_stats) */
+  uint64_t syscalls;          /* backend system calls made by this worker (coro_stats); its only writer */
+  uint64_t wake_syscalls;     /* eventfd writes by others to wake it (atomic: many writers) */
   long saved_bytes;           /* copy-stack buffers held by coroutines homed here */
   uint32_t spin_rounds;
   int efd;                    /* eventfd: wakes the poll */
@@ -281,11 +282,13 @@ struct coro_sched
 extern struct coro_sched coro_S;
 
 struct coro_worker *coro_worker_self (void);
-/* Counts one system call made by the I/O backend for w (any thread). */
+/* Counts one system call made by the I/O backend of w, on w's own thread:
+   one writer, so a plain increment published by a relaxed store (no locked
+   instruction on the per-request path); coro_stats reads it from anywhere. */
 static inline void
 coro_count_syscall (struct coro_worker *w)
 {
-  __atomic_add_fetch (&w->syscalls, 1, __ATOMIC_RELAXED);
+  __atomic_store_n (&w->syscalls, __atomic_load_n (&w->syscalls, __ATOMIC_RELAXED) + 1, __ATOMIC_RELAXED);
 }
 /* Parks the running coroutine; `unlock` (may be NULL) is released after its
    context is saved, so a waker holding it cannot resume a half-saved coroutine. */

@@ -1078,7 +1078,8 @@ coro_stats (struct coro_stats *st)
       st->spawned += __atomic_load_n (&w->spawned, __ATOMIC_RELAXED);
       st->switches += __atomic_load_n (&w->switches, __ATOMIC_RELAXED);
       st->steals += __atomic_load_n (&w->steals, __ATOMIC_RELAXED);
-      st->backend_syscalls += __atomic_load_n (&w->syscalls, __ATOMIC_RELAXED);
+      st->backend_syscalls += __atomic_load_n (&w->syscalls, __ATOMIC_RELAXED)
+                              + __atomic_load_n (&w->wake_syscalls, __ATOMIC_RELAXED);
       st->saved_stack_bytes += (size_t) __atomic_load_n (&w->saved_bytes, __ATOMIC_RELAXED);
     }
   st->stacks_carved = atomic_load (&coro_stacks_carved);
