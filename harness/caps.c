@@ -56,6 +56,16 @@ lab_caps_all (void)
   return (1ULL << LAB_CAP_MAX) - 1;
 }
 
+uint64_t
+lab_caps_effective (void)
+{
+  struct __user_cap_header_struct h = { _LINUX_CAPABILITY_VERSION_3, 0 };
+  struct __user_cap_data_struct d[2];
+  if (syscall (SYS_capget, &h, d) < 0)
+    return 0;
+  return (uint64_t) d[1].effective << 32 | d[0].effective;
+}
+
 int
 lab_caps_drop (uint64_t keep, lab_error_t *err)
 {

@@ -26,6 +26,8 @@ const char *lab_cap_name (int cap);
 uint64_t lab_caps_default (void);
 /* Every capability this table knows. */
 uint64_t lab_caps_all (void);
+/* The calling thread's effective set (capget; 0 if unreadable). */
+uint64_t lab_caps_effective (void);
 
 /* In the clone, after its mounts: drops every capability not in `keep` from
    the bounding set (PR_CAPBSET_DROP), clears the ambient set, and sets

@@ -82,9 +82,11 @@
 
 #include <json-c/json.h>
 #include <linux/audit.h>
+#include <linux/capability.h>
 #include <linux/netlink.h>
 #include <seccomp.h>
 
+#include "caps.h"
 #include "cpuset.h"
 #include "ns.h"
 #include "sample.h"
@@ -394,13 +396,7 @@ rlimit_name (int r)
 static int
 has_cap_sys_resource (void)
 {
-  char line[256];
-  unsigned long long eff = 0;
-  cleanup_file FILE *f = fopen ("/proc/self/status", "re");
-  while (f && fgets (line, sizeof line, f))
-    if (sscanf (line, "CapEff: %llx", &eff) == 1)
-      break;
-  return (eff >> 24) & 1; /* CAP_SYS_RESOURCE */
+  return (lab_caps_effective () >> CAP_SYS_RESOURCE) & 1;
 }
 
 /* The profile's rlimits, each hard limit clamped to the harness's own when
