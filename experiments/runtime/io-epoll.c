@@ -17,6 +17,7 @@
 #include <string.h>
 #include <sys/epoll.h>
 #include <sys/eventfd.h>
+#include <sys/syscall.h>
 #include <sys/uio.h>
 #include <unistd.h>
 
@@ -153,11 +154,13 @@ try_op (const struct coro_io_req *q)
   long r;
   switch (q->op)
     {
-    case CIO_READ: r = preadv2 (q->fd, &iov, 1, -1, RWF_NOWAIT); break;
-    case CIO_WRITE: r = pwritev2 (q->fd, &iov, 1, -1, RWF_NOWAIT); break;
-    case CIO_RECV: r = recv (q->fd, q->buf, q->len, q->flags | MSG_DONTWAIT); break;
-    case CIO_SEND: r = send (q->fd, q->buf, q->len, q->flags | MSG_DONTWAIT); break;
-    case CIO_ACCEPT: r = accept4 (q->fd, q->out_addr, q->out_len, q->flags); break;
+    /* Raw system calls, not libc's: its wrappers are cancellation points,
+       two locked CASes on the thread's cancel state around each call. */
+    case CIO_READ: r = syscall (SYS_preadv2, q->fd, &iov, 1, -1L, 0L, RWF_NOWAIT); break;
+    case CIO_WRITE: r = syscall (SYS_pwritev2, q->fd, &iov, 1, -1L, 0L, RWF_NOWAIT); break;
+    case CIO_RECV: r = syscall (SYS_recvfrom, q->fd, q->buf, q->len, q->flags | MSG_DONTWAIT, NULL, NULL); break;
+    case CIO_SEND: r = syscall (SYS_sendto, q->fd, q->buf, q->len, q->flags | MSG_DONTWAIT, NULL, 0); break;
+    case CIO_ACCEPT: r = syscall (SYS_accept4, q->fd, q->out_addr, q->out_len, q->flags); break;
     default: errno = EINVAL; r = -1;
     }
   return r < 0 ? -errno : r;

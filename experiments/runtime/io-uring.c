@@ -191,10 +191,13 @@ try_write (struct coro_worker *w, const struct coro_io_req *q)
 {
   long r;
   coro_count_syscall (w);
+  /* Raw system calls: libc's send and pwritev2 are cancellation points,
+     each wrapping the call in two locked CASes on the thread's cancel
+     state; a coroutine is never cancelled that way. */
   if (q->op == CIO_SEND)
-    r = send (q->fd, q->buf, q->len, q->flags | MSG_DONTWAIT);
+    r = syscall (SYS_sendto, q->fd, q->buf, q->len, q->flags | MSG_DONTWAIT, NULL, 0);
   else
-    r = pwritev2 (q->fd, &(struct iovec){ q->buf, q->len }, 1, -1, RWF_NOWAIT);
+    r = syscall (SYS_pwritev2, q->fd, &(struct iovec){ q->buf, q->len }, 1, -1L, 0L, RWF_NOWAIT);
   if (r >= 0)
     return r;
   return errno == EOPNOTSUPP ? -EAGAIN : -errno;
