@@ -20,6 +20,7 @@
 #include <stdint.h>
 
 #include "coro.h"
+#include "coro-asm.h"
 
 #if !defined(__x86_64__)
 #error "coroutine runtime: the context switch exists for x86-64 only (switch-x86_64.S)"
@@ -65,6 +66,11 @@ _Static_assert (offsetof (struct coro_lock, v) == 0 && sizeof (struct coro_lock)
 void coro_switch (struct coro_ctx *from, struct coro_ctx *to);
 /* coro_switch that also releases `unlock` once on the target's stack. */
 void coro_switch_unlock (struct coro_ctx *from, struct coro_ctx *to, struct coro_lock *unlock);
+/* coro_switch that, once resumed, finishes the switch itself (finish_switch
+   for the worker coro_tls_worker names then): for callers that tail-call it. */
+void coro_switch_fin (struct coro_ctx *from, struct coro_ctx *to);
+void coro_finish_switch_tls (void);
+extern __thread struct coro_worker *coro_tls_worker;
 /* First instruction a new coroutine runs: calls coro_main(r12). */
 void coro_trampoline (void);
 void coro_main (struct coro *c) __attribute__ ((noreturn));
@@ -133,6 +139,8 @@ void coro_free (struct coro_cache *cache, struct coro *c);
 void coro_cache_flush (struct coro_cache *cache, bool copystack);
 /* Top (highest address, 16-aligned) of c's stack; stack-slot coroutines only. */
 void *coro_stack_top (struct coro *c);
+/* Where c's first frame goes: the top, lowered by a per-slot colour (stack.c). */
+void *coro_stack_start (struct coro *c);
 size_t coro_stack_usable (void);
 /* Lowest usable byte of c's stack; stack-slot coroutines only. */
 void *coro_stack_lo (struct coro *c);
@@ -280,6 +288,7 @@ struct coro_sched
   size_t stack_size, shared_size;
 };
 extern struct coro_sched coro_S;
+_Static_assert (offsetof (struct coro_worker, prev) == CORO_WORKER_PREV, "coro-asm.h: CORO_WORKER_PREV");
 
 struct coro_worker *coro_worker_self (void);
 /* Counts one system call made by the I/O backend of w, on w's own thread:

@@ -127,14 +127,14 @@
 #include "coro-internal.h"
 
 struct coro_sched coro_S;
-static __thread struct coro_worker *tls_worker;
+__thread struct coro_worker *coro_tls_worker __attribute__ ((visibility ("hidden")));
 
 enum { SPIN_ROUNDS = 64, CHECK_GLOBAL_EVERY = 61 };
 
 __attribute__ ((noipa)) struct coro_worker *
 coro_worker_self (void)
 {
-  return tls_worker;
+  return coro_tls_worker;
 }
 
 __attribute__ ((noipa)) void
@@ -517,6 +517,14 @@ finish_switch (struct coro_worker *w)
     finish_switch_slow (w, p);
 }
 
+/* coro_switch_fin's slow path, on the resumed coroutine's stack. */
+void
+coro_finish_switch_tls (void)
+{
+  struct coro_worker *w = coro_worker_self ();
+  finish_switch_slow (w, w->prev);
+}
+
 /* The one place a coroutine switches directly to another (from switch_out or
    coro_yield's fast path); returns when self is resumed.  Kept out of line on
    purpose: every coroutine then switches from the same call site, so the
@@ -653,12 +661,12 @@ yield_slow (struct coro_worker *w, struct coro *self)
   switch_out (self, AFTER_YIELD, NULL);
 }
 
-/* noinline: it reads tls_worker directly (no call), once, before switching;
+/* noinline: it reads coro_tls_worker directly (no call), once, before switching;
    never inlined into a caller, that read cannot be reused after a switch. */
 __attribute__ ((noinline)) void
 coro_yield (void)
 {
-  struct coro_worker *w = tls_worker;
+  struct coro_worker *w = coro_tls_worker;
   struct coro *self = w ? w->cur : NULL;
   if (!self)
     {
@@ -691,16 +699,21 @@ coro_yield (void)
         w->priv.head = self;
       w->priv.tail = self;
       w->switches++;
-      /* switch_to, inline: no second call frame on the hottest path */
-      void *fake = NULL;
       w->cur = next;
       next->w = w;
       next->state = CORO_RUNNING;
+#ifdef LAB_ASAN
+      void *fake = NULL;
       coro_asan_start (w, self, next, &fake);
       coro_switch (&self->ctx, &next->ctx);
       /* resumed, maybe on another worker: use self->w, never the old w */
       coro_asan_finish (fake);
       finish_switch (self->w);
+#else
+      /* a tail call: no frame of ours stays on the stack across the switch,
+         and coro_switch_fin does finish_switch for the worker we resume on */
+      coro_switch_fin (&self->ctx, &next->ctx);
+#endif
       return;
     }
   yield_slow (w, self);
@@ -763,7 +776,7 @@ coro_spawn_ex (void (*fn) (void *), void *arg, int flags)
     }
   else
     {
-      struct coro_frame *fr = (struct coro_frame *) ((char *) coro_stack_top (c) - sizeof *fr);
+      struct coro_frame *fr = (struct coro_frame *) ((char *) coro_stack_start (c) - sizeof *fr);
       memset (fr, 0, sizeof *fr);
       fr->mxcsr = coro_S.mxcsr;
       fr->fpucw = coro_S.fpucw;
@@ -897,7 +910,7 @@ static void *
 worker_main (void *arg)
 {
   struct coro_worker *w = arg;
-  tls_worker = w;
+  coro_tls_worker = w;
   coro_debug_thread_init (w);
   for (;;)
     {
@@ -919,7 +932,7 @@ worker_main (void *arg)
       idle (w);
     }
   coro_debug_thread_fini (w);
-  tls_worker = NULL;
+  coro_tls_worker = NULL;
   return NULL;
 }
 

@@ -56,6 +56,8 @@
 #error "switch-x86_64.S: this context switch is for x86-64 only"
 #endif
 
+#include "coro-asm.h"
+
 	.text
 	.globl	coro_switch
 	.type	coro_switch, @function
@@ -140,6 +142,36 @@ coro_switch_unlock:
 	jmp	1b
 	.cfi_endproc
 	.size	coro_switch_unlock, .-coro_switch_unlock
+
+/* void coro_switch_fin (struct coro_ctx *from, struct coro_ctx *to);
+   For coro_yield's fast path, which TAIL-CALLS it so that it keeps no frame
+   of its own across the switch.  The one thing that frame did on resumption,
+   finish_switch(), happens here instead: we CALL coro_switch, so the context
+   saved in *from resumes right after that call - whichever routine restores
+   it (coro_switch, coro_switch_unlock, or this one) - and there we read the
+   worker now running us from the thread pointer (coro_tls_worker: never a
+   value from before the switch, which may have been another thread) and, if
+   that worker has a `prev` to finish (CORO_WORKER_PREV, asserted in
+   coro-internal.h), tail-call coro_finish_switch_tls(), which returns to our
+   caller's caller as the plain `ret` does.  The `call` keeps the return
+   stack buffer paired: restoring a context saved here returns to the
+   instruction after the call, the address that call pushed.
+   rsp is 8 mod 16 at the call (this routine was jumped to, not called): no
+   instruction in coro_switch depends on alignment, and at the `ret` or the
+   jump below rsp is back to what it was on entry, a function entry's. */
+	.globl	coro_switch_fin
+	.type	coro_switch_fin, @function
+	.p2align 4
+coro_switch_fin:
+	.cfi_startproc
+	call	coro_switch		/* save here, resume the target         */
+	movq	%fs:coro_tls_worker@tpoff, %rax	/* resumed: the worker running us */
+	cmpq	$0, CORO_WORKER_PREV(%rax)	/* w->prev: anything to finish?  */
+	jne	1f
+	ret				/* back to coro_yield's caller           */
+1:	jmp	coro_finish_switch_tls	/* finish_switch(w), then return        */
+	.cfi_endproc
+	.size	coro_switch_fin, .-coro_switch_fin
 
 /* First code a new coroutine runs, reached by coro_switch's ret with
    rsp 16-byte aligned; r12 = struct coro *.  coro_main never returns. */
