@@ -2,7 +2,8 @@
 # Description: experiment udp keeps its books.  With the receiver's SO_RCVBUF forced small,
 # datagrams are dropped, and every one is counted: attempts = received + kernel drops
 # (that namespace's /proc/net/snmp) + EAGAIN retries, recomputed here from the point's
-# figures, with status ok and drops > 0.  Every variant balances at a normal buffer.
+# figures, with status ok and drops > 0.  Every variant balances at a normal buffer;
+# sendto makes one system call per datagram, coro-uring far fewer (sends batched in its ring).
 # Bad options (batch 0, batch above UIO_MAXIOV, size above 65507) exit 2 naming the
 # option, from the workload and from `lab run` before anything runs.
 set -u
@@ -39,6 +40,10 @@ for v in sendto uring coro-uring; do
   echo "$v: $s syscalls per datagram"
 done
 [ "$(echo "$(run --variant sendto --n 5000)" | num syscalls_per_dgram)" = 1 ] || fail "sendto is not 1 syscall per datagram"
+# coro-uring batches its sends through the ring (coro_config.writes_via_ring): 64 coroutines
+# fill the SQ between two submits, far below one system call per datagram
+s=$(echo "$(run --variant coro-uring --n 20000)" | num syscalls_per_dgram)
+awk -v s="$s" 'BEGIN { exit !(s < 0.5) }' || fail "coro-uring makes $s system calls per datagram: its sends are not batched"
 
 for bad in batch=0 batch=1025 size=65508; do
   "$WL" --variant sendmmsg --n 10 --opt $bad > /dev/null 2> "$LAB_TMP/err" && fail "wl-udp took --opt $bad"

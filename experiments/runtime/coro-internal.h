@@ -285,6 +285,7 @@ struct coro_sched
   uint32_t mxcsr;             /* FP control of the starting thread, for new coroutines */
   uint16_t fpucw;
   enum coro_guard guard;
+  bool writes_via_ring;       /* coro_config.writes_via_ring (io-uring.c) */
   size_t stack_size, shared_size;
 };
 extern struct coro_sched coro_S;

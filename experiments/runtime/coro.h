@@ -37,6 +37,7 @@
 #include <stdint.h>
 #include <stdio.h>
 #include <sys/socket.h>
+#include <stdbool.h>
 #include <sys/types.h>
 
 enum coro_guard
@@ -56,6 +57,9 @@ struct coro_config
   enum coro_guard guard;
   const char *backend;      /* "io_uring", "epoll" or NULL = io_uring if usable, else epoll */
   size_t shared_stack_size; /* per-worker stack for copy-stack coroutines; 0 = 256 KiB */
+  bool writes_via_ring;     /* io_uring: every write/send is an SQE batched with the worker's
+                               others; default (false): tried at once without waiting, an SQE
+                               only when it would block */
 };
 
 /* Starts the worker threads.  On failure returns -1 and writes why into errbuf. */

@@ -7,7 +7,9 @@
  * are first tried without blocking (pwritev2 RWF_NOWAIT, send MSG_DONTWAIT,
  * as Go's netpoller does): a socket with room takes the bytes at once and
  * the coroutine goes on without parking; only EAGAIN (or a file that cannot
- * say "would block") becomes an SQE.  Reads go straight to an SQE: the
+ * say "would block") becomes an SQE; with coro_config.writes_via_ring every
+ * write is an SQE, batched with the others (udp's coro-uring sender shows
+ * io_uring's batching that way).  Reads go straight to an SQE: the
  * kernel tries the read itself when the SQE is submitted, before it arms a
  * poll, so a try from here would only add a system call.
  *
@@ -31,6 +33,7 @@
 #include <errno.h>
 #include <liburing.h>
 #include <poll.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <sys/eventfd.h>
 #include <sys/socket.h>
@@ -50,7 +53,7 @@ struct uring
   bool efd_armed;
   bool disabled;      /* created R_DISABLED: the worker enables it */
   bool started;       /* the worker's first poll set the ring up for its thread */
-  const char *mode;   /* how task work runs, for coro_backend_features() */
+  char features[160]; /* write policy and ring setup, for coro_backend_features() */
 };
 
 /* The ring flags tried in order: the first the kernel takes wins. */
@@ -61,8 +64,8 @@ static const struct
 } ring_modes[] = {
   { IORING_SETUP_R_DISABLED | IORING_SETUP_SINGLE_ISSUER | IORING_SETUP_DEFER_TASKRUN
         | IORING_SETUP_TASKRUN_FLAG,
-    "try-write-first,one-shot read/accept SQEs,single_issuer+defer_taskrun,registered_ring" },
-  { 0, "try-write-first,one-shot read/accept SQEs,registered_ring" },
+    "one-shot read/accept SQEs,single_issuer+defer_taskrun,registered_ring" },
+  { 0, "one-shot read/accept SQEs,registered_ring" },
 };
 
 static int
@@ -77,7 +80,8 @@ ring_create (struct uring *u)
         continue; /* an older kernel: fewer flags */
       if (r < 0)
         return r;
-      u->mode = ring_modes[i].mode;
+      snprintf (u->features, sizeof u->features, "%s,%s",
+                coro_S.writes_via_ring ? "write/send SQEs" : "try-write-first", ring_modes[i].mode);
       u->disabled = ring_modes[i].flags & IORING_SETUP_R_DISABLED;
       return 0;
     }
@@ -206,7 +210,7 @@ try_write (struct coro_worker *w, const struct coro_io_req *q)
 static long
 uring_op (struct coro_worker *w, struct coro *self, const struct coro_io_req *q)
 {
-  if (q->op == CIO_WRITE || q->op == CIO_SEND)
+  if ((q->op == CIO_WRITE || q->op == CIO_SEND) && !coro_S.writes_via_ring)
     {
       long r = try_write (w, q);
       if (r != -EAGAIN)
@@ -272,7 +276,7 @@ uring_poll (struct coro_worker *w, int64_t timeout_ns)
 static const char *
 uring_features (struct coro_worker *w)
 {
-  return ((struct uring *) w->be)->mode;
+  return ((struct uring *) w->be)->features;
 }
 
 const struct coro_backend coro_backend_io_uring = {

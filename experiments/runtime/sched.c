@@ -996,6 +996,7 @@ coro_runtime_start (const struct coro_config *cfg, char *errbuf, size_t len)
   coro_S.stack_size = cfg->stack_size ? cfg->stack_size : 64 * 1024;
   coro_S.shared_size = cfg->shared_stack_size ? cfg->shared_stack_size : 256 * 1024;
   coro_S.guard = cfg->guard;
+  coro_S.writes_via_ring = cfg->writes_via_ring;
   coro_S.mxcsr = __builtin_ia32_stmxcsr ();
   __asm__ volatile ("fnstcw %0" : "=m"(coro_S.fpucw));
   if (coro_pools_init (coro_S.stack_size, cfg->guard, errbuf, len) < 0)

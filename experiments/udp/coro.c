@@ -57,7 +57,8 @@ sender_main (void *arg)
 int
 udp_coro_start (const struct wl_args *a, char *err, size_t len)
 {
-  struct coro_config cfg = { .workers = a->threads, .stack_size = (size_t) a->stack_size,
+  /* writes_via_ring: every coro_send an SQE, so a submit carries a batch */
+  struct coro_config cfg = { .workers = a->threads, .stack_size = (size_t) a->stack_size, .writes_via_ring = true,
                              .backend = a->backend };
   cfg.guard = coro_guard_parse (wl_opt (a, "guard", "auto"));
   return coro_runtime_start (&cfg, err, len);
