@@ -124,10 +124,12 @@ struct coro
    coroutines) hold just the struct coro. */
 struct coro_pool;
 #define CORO_CACHE_MAX 256
+struct coro_arena;
 struct coro_cache /* per-worker free slots, no lock; pointers only, so moving
                      slots never touches their (cold) memory */
 {
   long n;
+  struct coro_arena *arena; /* the arena this worker carves fresh slots from */
   struct coro *slot[CORO_CACHE_MAX];
 };
 
