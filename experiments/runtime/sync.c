@@ -104,7 +104,14 @@ coro_wg_wait (struct coro_wg *wg)
       coro_unlock (&wg->lk);
       return;
     }
-  coro_waitq_push (&wg->waiters, self);
+  /* At the head, not the tail: all waiters are released together, so their
+     order does not matter, and linking behind the last waiter meant writing
+     its struct coro - often a line the other worker just wrote - while
+     holding the lock every waiter needs (1M parkers queued on this lock) */
+  self->next = wg->waiters.head;
+  wg->waiters.head = self;
+  if (!wg->waiters.tail)
+    wg->waiters.tail = self;
   __atomic_store_n (&wg->nwaiters, wg->nwaiters + 1, __ATOMIC_RELAXED);
   coro_park (self, &wg->lk, "waitgroup");
 }
