@@ -4,8 +4,8 @@
 # names the container case, `lab run spawn switch --scale 1000` in it leaves
 # summary, plots and meta.json in the mounted results directory with figures
 # measured in the container, bad cases (read-only results volume, not
-# privileged, no engine) give clear messages, and no container or podman
-# cgroup is left behind.  Skips (77) where no engine can build here.
+# privileged, no engine) give clear messages, and no container, untagged
+# image, build container or podman cgroup is left behind.  Skips (77) where no engine can build here.
 set -u
 cd "$(dirname "$0")/.." || exit 1
 TMP=${LAB_TMP:-$(mktemp -d)}
@@ -25,12 +25,20 @@ echo "$out" | grep -q "no-such-engine is not installed" || fail "missing engine 
 conf=$(sh tools/docker/engine.sh) || { echo "$conf"; exit 77; }
 eval "$conf"
 echo "engine: $ENGINE ($CG_MODE): build $BUILD_FLAGS; run $RUN_FLAGS"
+# What the engine's store holds before: untagged images, and (podman) build
+# containers; a build must add neither (make docker removes the image it replaced).
+store() {
+  $ENGINE images -q --filter dangling=true 2>/dev/null | sort
+  [ "$ENGINE" = podman ] && $ENGINE ps -aq --external 2>/dev/null | sort
+}
+store_before=$(store)
 start=$(date +%s)
 sh tools/docker/build.sh > "$TMP/build.log" 2>&1
 rc=$?
 [ $rc = 77 ] && { grep SKIP "$TMP/build.log"; exit 77; }
 [ $rc = 0 ] || { tail -n 30 "$TMP/build.log"; fail "make docker failed (exit $rc)"; }
-tail -n 1 "$TMP/build.log"
+tail -n 2 "$TMP/build.log"
+[ "$(store)" = "$store_before" ] || fail "the build left untagged images or build containers: $(store | grep -vxF "$store_before")"
 
 running_before=$($ENGINE ps -aq | sort)
 libpod_before=$(find /sys/fs/cgroup -maxdepth 4 -type d -path '*libpod*' 2>/dev/null | sort)
