@@ -64,7 +64,7 @@ timeout -k 10 "$timeout_s" qemu-system-x86_64 \
   -accel "$accel" -cpu "$cpu" -m "${LAB_VM_MEM:-1024}" -smp "${LAB_VM_SMP:-2}" \
   -nographic -no-reboot -nic none -monitor none -serial stdio \
   -kernel "$kernel" -initrd "$vm/initramfs.gz" \
-  -append "console=ttyS0 panic=-1 loglevel=3 mitigations=off ${LAB_VM_APPEND:-}" \
+  -append "console=ttyS0 panic=-1 loglevel=3 mitigations=off vmtest.accel=$accel ${LAB_VM_APPEND:-}" \
   </dev/null >"$log" 2>&1
 qrc=$?
 secs=$(( $(date +%s) - start ))
