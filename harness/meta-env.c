@@ -2,7 +2,8 @@
  * meta-env.c - the machine's state that changes results, for meta.json
  * (see meta.h): transparent huge pages, the CPU frequency governor where
  * cpufreq is readable, the clock source, and at the start and the end of a
- * run the load average and the steal time (/proc/stat), plus the cpusets the
+ * run the load average, the steal time (/proc/stat) and the stall floor
+ * (stall-probe.c: a spinning thread per CPU), plus the cpusets the
  * points ran on and where the harness sampled from (from the points).
  */
 #include <stdio.h>
@@ -12,6 +13,7 @@
 
 #include "meta.h"
 #include "results.h"
+#include "stall-probe.h"
 #include "utils.h"
 
 /* First line of a file, newline stripped; "" when unreadable. */
@@ -112,6 +114,7 @@ lab_env_snapshot (void)
       json_object_object_add (o, "cpu_ticks", json_object_new_int64 (total));
       json_object_object_add (o, "steal_ticks", json_object_new_int64 (steal));
     }
+  json_object_object_add (o, "stalls", lab_stall_probe (lab_stall_probe_secs ()));
   return o;
 }
 

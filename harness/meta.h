@@ -13,7 +13,7 @@ int lab_meta_write (const char *dir, int argc, char **argv, lab_error_t *err);
 /* meta-env.c: what changes results.  THP mode, cpufreq governor (NULL where
    unreadable), clock source: */
 struct json_object *lab_env_static (void);
-/* Load average and /proc/stat CPU and steal ticks now. */
+/* Load average, /proc/stat CPU and steal ticks, and the stall probe (stall-probe.h) now. */
 struct json_object *lab_env_snapshot (void);
 /* /proc/stat's total and steal ticks (all CPUs); -1 when unreadable. */
 int lab_env_cpu_ticks (long long *total, long long *steal);
