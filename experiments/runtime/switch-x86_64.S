@@ -58,12 +58,11 @@
 
 #include "coro-asm.h"
 
-	.text
-	.globl	coro_switch
-	.type	coro_switch, @function
-	.p2align 4
-coro_switch:
-	.cfi_startproc
+/* The two halves of every switch below: SWITCH_SAVE pushes the frame
+   above onto the current stack, stores rsp in from->sp (rdi) and moves rsp
+   to to->sp (rsi); SWITCH_RESTORE pops the target's frame (its MXCSR and
+   x87 CW reloaded only when they differ) and returns into the target. */
+	.macro SWITCH_SAVE
 	pushq	%rbp			/* frame+48: callee-saved rbp            */
 	pushq	%rbx			/* frame+40: rbx                         */
 	pushq	%r12			/* frame+32: r12                         */
@@ -77,6 +76,9 @@ coro_switch:
 	movzwl	4(%rsp), %ecx		/* current x87 CW (2-byte load)          */
 	movq	%rsp, (%rdi)		/* from->sp = rsp (stack now complete)   */
 	movq	(%rsi), %rsp		/* rsp = to->sp: now on the target stack */
+	.endm
+
+	.macro SWITCH_RESTORE
 	cmpl	(%rsp), %eax		/* target's MXCSR already in force?      */
 	jne	2f
 	cmpw	4(%rsp), %cx		/* target's x87 CW already in force?     */
@@ -92,6 +94,16 @@ coro_switch:
 2:	ldmxcsr	(%rsp)			/* restore target's MXCSR                */
 	fldcw	4(%rsp)			/* restore target's x87 control word     */
 	jmp	1b
+	.endm
+
+	.text
+	.globl	coro_switch
+	.type	coro_switch, @function
+	.p2align 4
+coro_switch:
+	.cfi_startproc
+	SWITCH_SAVE
+	SWITCH_RESTORE
 	.cfi_endproc
 	.size	coro_switch, .-coro_switch
 
@@ -111,35 +123,9 @@ coro_switch:
 	.p2align 4
 coro_switch_unlock:
 	.cfi_startproc
-	pushq	%rbp			/* frame+48: callee-saved rbp            */
-	pushq	%rbx			/* frame+40: rbx                         */
-	pushq	%r12			/* frame+32: r12                         */
-	pushq	%r13			/* frame+24: r13                         */
-	pushq	%r14			/* frame+16: r14                         */
-	pushq	%r15			/* frame+8:  r15                         */
-	subq	$8, %rsp		/* frame+0: room for MXCSR + x87 CW      */
-	stmxcsr	(%rsp)			/* save MXCSR at frame+0                 */
-	fnstcw	4(%rsp)			/* save x87 control word at frame+4      */
-	movl	(%rsp), %eax		/* current MXCSR (4-byte load: forwarded) */
-	movzwl	4(%rsp), %ecx		/* current x87 CW (2-byte load)          */
-	movq	%rsp, (%rdi)		/* from->sp = rsp (stack now complete)   */
-	movq	(%rsi), %rsp		/* rsp = to->sp: now on the target stack */
+	SWITCH_SAVE
 	movl	$0, (%rdx)		/* unlock: from may now be resumed       */
-	cmpl	(%rsp), %eax		/* target's MXCSR already in force?      */
-	jne	2f
-	cmpw	4(%rsp), %cx		/* target's x87 CW already in force?     */
-	jne	2f
-1:	addq	$8, %rsp		/* drop the MXCSR/CW slot                */
-	popq	%r15			/* restore r15                           */
-	popq	%r14			/* restore r14                           */
-	popq	%r13			/* restore r13                           */
-	popq	%r12			/* restore r12                           */
-	popq	%rbx			/* restore rbx                           */
-	popq	%rbp			/* restore rbp                           */
-	ret				/* resume target at its saved rip       */
-2:	ldmxcsr	(%rsp)			/* restore target's MXCSR                */
-	fldcw	4(%rsp)			/* restore target's x87 control word     */
-	jmp	1b
+	SWITCH_RESTORE
 	.cfi_endproc
 	.size	coro_switch_unlock, .-coro_switch_unlock
 
