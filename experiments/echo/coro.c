@@ -25,23 +25,6 @@
 
 static struct echo_server *S;
 
-static int
-write_all (int fd, const char *buf, size_t len)
-{
-  while (len > 0)
-    {
-      ssize_t w = coro_send (fd, buf, len, 0);
-      if (w < 0 && errno == EINTR)
-        continue;
-      if (w <= 0)
-        return -1;
-      echo_count (&echo_stats.bytes_out, (uint64_t) w);
-      buf += w;
-      len -= (size_t) w;
-    }
-  return 0;
-}
-
 static void
 handler (void *arg)
 {
@@ -63,12 +46,12 @@ handler (void *arg)
       size_t k = echo_proto_feed (S->proto, &st, buf, (size_t) n), len;
       int bad = 0;
       if (S->proto == ECHO_PROTO_ECHO)
-        bad = write_all (fd, buf, k) < 0;
+        bad = echo_write_all (fd, buf, k, coro_send) < 0;
       else
         for (; k > 0 && !bad; k -= k < ECHO_HTTP_BATCH ? k : ECHO_HTTP_BATCH)
           {
             const char *out = echo_http_responses (k < ECHO_HTTP_BATCH ? k : ECHO_HTTP_BATCH, &len);
-            bad = write_all (fd, out, len) < 0;
+            bad = echo_write_all (fd, out, len, coro_send) < 0;
           }
       if (bad)
         break;

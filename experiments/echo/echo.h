@@ -68,8 +68,10 @@ size_t echo_proto_feed (enum echo_proto p, struct echo_proto_state *st, const ch
    (k <= ECHO_HTTP_BATCH). */
 #define ECHO_HTTP_BATCH 64
 const char *echo_http_responses (size_t k, size_t *len);
-/* Writes all `len` bytes on a blocking fd; -1 on error. */
-int echo_write_all (int fd, const char *buf, size_t len);
+/* Writes all `len` bytes with `op` (a blocking write: write(2) for thread,
+   coro_send for the coroutine variants), counting them; -1 on error. */
+typedef ssize_t (*echo_send_op) (int fd, const void *buf, size_t len, int flags);
+int echo_write_all (int fd, const char *buf, size_t len, echo_send_op op);
 
 /* A variant: starts serving on srv->listen_fd in background threads and
    returns 0, or -1 with srv->error (or srv->limit) set. */

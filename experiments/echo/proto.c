@@ -74,11 +74,11 @@ echo_http_responses (size_t k, size_t *len)
 }
 
 int
-echo_write_all (int fd, const char *buf, size_t len)
+echo_write_all (int fd, const char *buf, size_t len, echo_send_op op)
 {
   while (len > 0)
     {
-      ssize_t w = write (fd, buf, len);
+      ssize_t w = op (fd, buf, len, 0);
       if (w < 0 && errno == EINTR)
         continue;
       if (w <= 0)

@@ -23,6 +23,14 @@
 static struct echo_server *S;
 static pthread_attr_t conn_attr;
 
+/* write(2), as echo_write_all's op: the thread variant's blocking write. */
+static ssize_t
+write_op (int fd, const void *buf, size_t len, int flags)
+{
+  (void) flags;
+  return write (fd, buf, len);
+}
+
 static void *
 conn_main (void *arg)
 {
@@ -47,13 +55,13 @@ conn_main (void *arg)
         {
           out = echo_http_responses (k < ECHO_HTTP_BATCH ? k : ECHO_HTTP_BATCH, &len);
           for (; k > ECHO_HTTP_BATCH; k -= ECHO_HTTP_BATCH)
-            if (echo_write_all (fd, out, len) < 0)
+            if (echo_write_all (fd, out, len, write_op) < 0)
               goto done;
           out = echo_http_responses (k, &len);
         }
       else
         len = k;
-      if (len && echo_write_all (fd, out, len) < 0)
+      if (len && echo_write_all (fd, out, len, write_op) < 0)
         break;
     }
 done:
