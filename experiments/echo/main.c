@@ -14,6 +14,10 @@
  * @lab-ready), crash (aborts 0.3 s after ready), port-in-use (binds the
  * port first with another socket), refuse (closes the listening socket right
  * after ready, so connects are refused).
+ *
+ * The ready line is {"port":P,"proto":...}; coroutine variants add
+ * "idle_addr", the address of the runtime's idle-spin counter (coro-idle.h),
+ * and their report `idle_spin_ns`, its total from start to SIGTERM.
  */
 #include <arpa/inet.h>
 #include <errno.h>
@@ -28,6 +32,7 @@
 #include <sys/socket.h>
 #include <unistd.h>
 
+#include "coro-idle.h"
 #include "echo.h"
 
 #define FD_RESERVE 64 /* fds besides the connections: listen, rings, epoll, stdio */
@@ -160,7 +165,12 @@ serve (const struct wl_args *a, struct wl_report *r, int (*start) (struct echo_s
     }
   wl_report_baseline (r); /* before any connection: per-connection figures subtract it */
   wl_region_begin ();     /* the measured region: from ready to SIGTERM */
-  if (strcmp (fault, "no-ready") != 0)
+  /* coroutine variants: where the runtime's idle-spin counter is
+     (coro-idle.h), for the load generator to read it at its window's edges */
+  if (strcmp (fault, "no-ready") != 0 && start == echo_coro_start)
+    wl_ready ("{\"port\":%d,\"proto\":\"%s\",\"idle_addr\":\"%p\"}", srv.port, proto,
+              (void *) &coro_idle_spin_ns);
+  else if (strcmp (fault, "no-ready") != 0)
     wl_ready ("{\"port\":%d,\"proto\":\"%s\"}", srv.port, proto);
   if (strcmp (fault, "crash") == 0)
     {
@@ -183,7 +193,10 @@ serve (const struct wl_args *a, struct wl_report *r, int (*start) (struct echo_s
   wl_report_int (r, "server_requests", (int64_t) __atomic_load_n (&echo_stats.requests, __ATOMIC_RELAXED));
   wl_report_str (r, "uring_features", srv.features[0] ? srv.features : NULL);
   if (start == echo_coro_start)
-    echo_coro_report (r);
+    {
+      echo_coro_report (r);
+      wl_report_int (r, "idle_spin_ns", (int64_t) coro_idle_spin_total ());
+    }
   wl_report_ok (r);
   _exit (0);
 }
