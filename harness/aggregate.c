@@ -272,7 +272,16 @@ lab_agg_build (struct json_object *points, struct lab_agg **out, int *n_out)
           g->status = str (q, "status");
           g->detail = str (q, "detail");
           if (lab_status_is_ok (g->status))
-            reps[nr++] = q;
+            {
+              struct json_object *f = NULL, *cb = NULL;
+              reps[nr++] = q;
+              if (json_object_object_get_ex (q, "client_figures", &f) && json_object_object_get_ex (f, "client_bound", &cb)
+                  && cb)
+                {
+                  g->n_bound_known++;
+                  g->n_client_bound += json_object_get_boolean (cb);
+                }
+            }
         }
       g->n_ok = nr;
       for (int m = 0; m < LAB_M__COUNT; m++)

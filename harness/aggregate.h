@@ -93,6 +93,10 @@ struct lab_agg
   double wall_med, wall_min, wall_max;
   double rss_per_task, cg_per_task, kernel_per_task; /* bytes */
   double ops_per_s, p50_ns, p99_ns;
+  /* Points with a client (echo): of the ok repeats, how many had their
+     closed loop judged (client_figures.client_bound not null) and how many
+     of those were client-bound (echo-point.h). */
+  int n_bound_known, n_client_bound;
 };
 
 /* Loads DIR/points/<id>.json, sorted by start time; unreadable points are

@@ -128,6 +128,7 @@ const struct lab_wl_opt lab_wl_opts[] = {
   { "server_cpus", NULL, "echo: the server's cpuset (default 0)", 0, 0 },
   { "client_cpus", NULL, "echo: the load generator's cpuset (default 1)", 0, 0 },
   { "phase_s", NULL, "echo: seconds of the closed-loop and of the open-loop phase (default 2)", 0, 0 },
+  { "open_s", NULL, "echo: seconds of the open-loop phase alone (default: phase_s)", 0, 0 },
   { "warmup_s", NULL, "echo: seconds of warm-up before the closed loop (default 1)", 0, 0 },
   { "ready_timeout_s", NULL, "echo: seconds the server has to report ready before the point ends `timeout` "
                              "(default 30; --timeout still bounds the whole point)", 0, 0 },

@@ -12,6 +12,13 @@
  * connection) / n; server CPU = the server's own getrusage over ready ->
  * SIGTERM (region_cpu_*), as a share of that wall time.
  * Every claim says which conditions differ from the published ones.
+ *
+ * Client-bound points (echo-point.h: over the closed window the client was
+ * saturated and the server was not): their capacity is the client's limit, a
+ * lower bound on the server's.  The table prints it as ">= X", and every
+ * capacity comparison (C8, the capacity ratios) says what the ratio can
+ * still tell: a lower bound when only the faster side is client-bound,
+ * undecided when the slower side or both are.
  */
 #include <json-c/json.h>
 #include <math.h>
@@ -19,6 +26,7 @@
 #include <string.h>
 
 #include "claims.h"
+#include "echo-point.h"
 #include "report-echo.h"
 
 static const char *
@@ -73,6 +81,59 @@ pair_at (const struct lab_agg *agg, int n, const char *a, const char *b, long pr
   *ga = at > 0 ? lab_agg_find (agg, n, "echo", a, at) : NULL;
   *gb = at > 0 ? lab_agg_find (agg, n, "echo", b, at) : NULL;
   return at;
+}
+
+/* 1 if some ok repeat of g was client-bound, 0 if none was (all judged),
+   -1 if some were not judged. */
+static int
+client_bound (const struct lab_agg *g)
+{
+  if (g->n_client_bound > 0)
+    return 1;
+  return g->n_bound_known == g->n_ok ? 0 : -1;
+}
+
+static const char *
+cap_cell (const struct lab_agg *g, char *buf, size_t len)
+{
+  if (g->n_client_bound > 0 && g->n_client_bound == g->n_ok)
+    snprintf (buf, len, ">= %.0f (client-bound)", g->ops_per_s);
+  else if (g->n_client_bound > 0)
+    snprintf (buf, len, "%.0f (%d of %d repeats client-bound)", g->ops_per_s, g->n_client_bound, g->n_ok);
+  else
+    snprintf (buf, len, "%.0f", g->ops_per_s);
+  return buf;
+}
+
+/* What the capacity ratio a/b can say given which side was client-bound:
+   1 neither was (nothing printed); else prints a sentence and returns 2
+   when the faster side alone was (the ratio is a lower bound), 0 when the
+   ratio is undecided. */
+static int
+cap_bound_note (FILE *f, const struct lab_agg *a, const struct lab_agg *b)
+{
+  int ba = client_bound (a), bb = client_bound (b);
+  double r = a->ops_per_s / b->ops_per_s;
+  const struct lab_agg *fast = r >= 1 ? a : b, *slow = r >= 1 ? b : a;
+  int bf = r >= 1 ? ba : bb, bs = r >= 1 ? bb : ba;
+  if (ba == 0 && bb == 0)
+    return 1;
+  if (bf == 1 && bs == 1)
+    fprintf (f, " Undecided: both %s and %s were client-bound (the load generator, not the server, was saturated "
+                "over the closed loop), so the ratio compares the client's limits.", a->variant, b->variant);
+  else if (bs == 1)
+    fprintf (f, " Undecided: %s was client-bound, so its capacity is only a lower bound and the ratio may be "
+                "smaller or reversed.", slow->variant);
+  else if (bf == 1 && bs == 0)
+    {
+      fprintf (f, " %s was client-bound: its capacity is a lower bound, so %s is at least %.2fx %s.", fast->variant,
+               fast->variant, fast->ops_per_s / slow->ops_per_s, slow->variant);
+      return 2;
+    }
+  else
+    fprintf (f, " Undecided: whether the client or the server limited %s was not measured.",
+             ba < 0 ? a->variant : b->variant);
+  return 0;
 }
 
 static int
@@ -183,13 +244,43 @@ lab_claim_c8 (const struct lab_agg *agg, int n, FILE *f)
   nu.med = -nu.med, t = nu.min, nu.min = -nu.max, nu.max = -t;
   enum lab_verdict qps = lab_verdict_lower (&nu, &ne);
   enum lab_verdict p99 = lab_verdict_lower (&u->m[LAB_M_LAT_P99], &e->m[LAB_M_LAT_P99]);
-  fprintf (f, "At n=%ld (closest to 4000): capacity epoll **%.0f/s**, uring **%.0f/s** (%.2fx); open-loop p99 "
-              "epoll **%.2f ms**, uring **%.2f ms** (published: 42K vs 58K QPS, 1.38x; p99 112 vs 68 ms). "
-              "Capacity %s, p99 %s.",
-           e->n, e->ops_per_s, u->ops_per_s, u->ops_per_s / e->ops_per_s, e->m[LAB_M_LAT_P99].med / 1e6,
-           u->m[LAB_M_LAT_P99].med / 1e6, lab_verdict_name (qps), lab_verdict_name (p99));
+  char ce[64], cu[64];
+  fprintf (f, "At n=%ld (closest to 4000): capacity epoll **%s/s**, uring **%s/s** (%.2fx); open-loop p99 "
+              "epoll **%.2f ms**, uring **%.2f ms** (published: 42K vs 58K QPS, 1.38x; p99 112 vs 68 ms).",
+           e->n, cap_cell (e, ce, sizeof ce), cap_cell (u, cu, sizeof cu), u->ops_per_s / e->ops_per_s,
+           e->m[LAB_M_LAT_P99].med / 1e6, u->m[LAB_M_LAT_P99].med / 1e6);
+  int cb = cap_bound_note (f, u, e);
+  if (cb == 0 || (cb == 2 && qps == LAB_V_NOISE))
+    qps = LAB_V_NOT_TESTED; /* the faster side's true capacity is higher: "within noise" would understate it */
+  fprintf (f, " Capacity %s, p99 %s.", qps == LAB_V_NOT_TESTED ? "undecided" : lab_verdict_name (qps),
+           lab_verdict_name (p99));
   conditions (f, e, "4 cores, 4 KB HTTP requests, keep-alive, 4000 connections");
   return both (qps, p99);
+}
+
+/* The capacity goals at each n: coro-uring against epoll and thread. */
+static void
+capacity_ratios (FILE *f, const struct lab_agg *agg, int n)
+{
+  static const char *const pairs[][2] = { { "coro-uring", "epoll" }, { "coro-uring", "thread" } };
+  int header = 0;
+  for (int i = 0; i < n; i++)
+    for (size_t p = 0; p < sizeof pairs / sizeof pairs[0]; p++)
+      {
+        const struct lab_agg *a = &agg[i], *b;
+        if (strcmp (a->experiment, "echo") || strcmp (a->variant, pairs[p][0]) || !a->n_ok)
+          continue;
+        b = lab_agg_find (agg, n, "echo", pairs[p][1], a->n);
+        if (b == NULL || !b->n_ok || a->ops_per_s <= 0 || b->ops_per_s <= 0)
+          continue;
+        if (!header)
+          fprintf (f, "\nCapacity ratios (medians over repeats):\n\n");
+        header = 1;
+        fprintf (f, "- n=%ld: %s / %s = **%.2fx**.", a->n, a->variant, b->variant, a->ops_per_s / b->ops_per_s);
+        if (cap_bound_note (f, a, b) == 1)
+          fprintf (f, " Neither point's capacity was limited by the client.");
+        fprintf (f, "\n");
+      }
 }
 
 void
@@ -203,9 +294,10 @@ lab_report_echo_section (FILE *f, const char *exp, const struct lab_agg *agg, in
   fprintf (f, "\nClient and server figures (median repeat; capacity is the closed loop, latencies the open loop "
               "from each request's intended send time):\n\n");
   fprintf (f, "| variant | n | capacity req/s | open-loop rate | p50 ms | p99 ms | p99.9 ms | max ms | "
-              "unanswered | server mem/conn | server sys CPU |%s\n",
+              "unanswered | server mem/conn | server sys CPU |%s closed-loop load: client / server | "
+              "client late > 1 ms |\n",
            wrk ? " wrk req/s | wl-loadgen req/s | difference |" : "");
-  fprintf (f, "|---|---|---|---|---|---|---|---|---|---|---|%s\n", wrk ? "---|---|---|" : "");
+  fprintf (f, "|---|---|---|---|---|---|---|---|---|---|---|%s---|---|\n", wrk ? "---|---|---|" : "");
   for (int i = 0; i < n; i++)
     {
       const struct lab_agg *g = &agg[i];
@@ -213,8 +305,9 @@ lab_report_echo_section (FILE *f, const char *exp, const struct lab_agg *agg, in
       if (strcmp (g->experiment, "echo") || !g->n_ok)
         continue;
       lab_human_bytes (mem, sizeof mem, mem_per_conn (g));
-      fprintf (f, "| %s | %ld | %.0f | %.0f | %.3f | %.3f | %.3f | %.3f | %.0f | %s | %.1f%% |", g->variant, g->n,
-               g->ops_per_s, lab_agg_cnum (g, "rate"), g->m[LAB_M_LAT_P50].med / 1e6, g->m[LAB_M_LAT_P99].med / 1e6,
+      char cap[64];
+      fprintf (f, "| %s | %ld | %s | %.0f | %.3f | %.3f | %.3f | %.3f | %.0f | %s | %.1f%% |", g->variant, g->n,
+               cap_cell (g, cap, sizeof cap), lab_agg_cnum (g, "rate"), g->m[LAB_M_LAT_P50].med / 1e6, g->m[LAB_M_LAT_P99].med / 1e6,
                g->m[LAB_M_LAT_P999].med / 1e6, g->m[LAB_M_LAT_MAX].med / 1e6, lab_agg_cnum (g, "open_unanswered"), mem,
                100 * sys_share (g));
       if (wrk)
@@ -226,8 +319,28 @@ lab_report_echo_section (FILE *f, const char *exp, const struct lab_agg *agg, in
           else
             fprintf (f, " - | - | - |");
         }
+      double cb = lab_agg_cnum (g, "client_load"), sb = lab_agg_cnum (g, "server_load");
+      double late = lab_agg_cnum (g, "send_late_frac");
+      if (cb >= 0 && sb >= 0)
+        fprintf (f, " %.2f / %.2f%s |", cb, sb, strncmp (g->variant, "coro-", 5) ? "" : " (idle spin left out)");
+      else
+        fprintf (f, cb >= 0 ? " %.2f / ? |" : " - |", cb);
+      if (late >= 0)
+        fprintf (f, " %.1f%% |", 100 * late);
+      else
+        fprintf (f, " - |");
       fprintf (f, "\n");
     }
+  capacity_ratios (f, agg, n);
+  fprintf (f, "\nLoad = (CPU time over the closed loop's window + time waiting on a run queue) / (window x the "
+              "side's CPUs): the server's CPU from its cgroup, less a coroutine server's idle spinning; the "
+              "client's from getrusage (client_figures in the point JSON, with the cgroup and /proc readings "
+              "beside them; CPU alone where the wait was not read).  A point is client-bound when the client's "
+              "load was >= %.2f and the server's was not: its capacity (\">= X\") is then the client's "
+              "limit, a lower bound on the server's.  \"Client late\" is the share of open-loop requests the "
+              "generator itself sent more than 1 ms after their intended time (its own stalls, not the "
+              "server's).\n",
+           LAB_ECHO_SATURATED);
   fprintf (f, "\nThe open-loop rate is the same for every variant at one n (`--opt rate=R`, else half the slowest "
               "variant's capacity from the calibration pass in calibration/). Memory per connection is the "
               "server cgroup's peak minus its baseline before any connection, divided by n; it includes socket "

@@ -67,17 +67,26 @@ find_ready (struct lab_companion *c)
   fclose (f);
 }
 
-/* "{port}" -> the ready JSON's port. */
+/* "{server_pid}" -> the workload's host pid; "{KEY}" -> the ready JSON's
+   KEY (a number or a string), "" when it has none. */
 static char *
-substitute (const char *s, const char *port)
+substitute (const char *s, struct json_object *ready, pid_t wpid)
 {
-  const char *p = strstr (s, "{port}");
-  if (p == NULL)
+  const char *p = strchr (s, '{'), *q = p ? strchr (p, '}') : NULL;
+  char key[64], val[128] = "";
+  struct json_object *v = NULL;
+  if (p == NULL || q == NULL || (size_t) (q - p - 1) >= sizeof key)
     return strdup (s);
-  size_t len = strlen (s) - 6 + strlen (port) + 1;
+  snprintf (key, sizeof key, "%.*s", (int) (q - p - 1), p + 1);
+  if (strcmp (key, "server_pid") == 0)
+    snprintf (val, sizeof val, "%d", (int) wpid);
+  else if (json_object_object_get_ex (ready, key, &v) && v)
+    snprintf (val, sizeof val, "%s",
+              json_object_is_type (v, json_type_string) ? json_object_get_string (v) : json_object_to_json_string (v));
+  size_t len = strlen (s) - (size_t) (q + 1 - p) + strlen (val) + 1;
   char *o = malloc (len);
   if (o)
-    snprintf (o, len, "%.*s%s%s", (int) (p - s), s, port, p + 6);
+    snprintf (o, len, "%.*s%s%s", (int) (p - s), s, val, q + 1);
   return o;
 }
 
@@ -112,16 +121,13 @@ static int
 start_cmd (struct lab_companion *c, pid_t wpid)
 {
   const struct lab_companion_cmd *cmd = &c->spec.cmds[c->cur];
-  char port[32] = "", path[64];
-  struct json_object *v = NULL;
+  char path[64];
   char *argv[64];
   int n = 0, go[2] = { -1, -1 }, ret = -1;
   lab_error_t e = NULL;
 
-  if (json_object_object_get_ex (c->ready, "port", &v) && v)
-    snprintf (port, sizeof port, "%d", json_object_get_int (v));
   for (; cmd->argv[n] && n < 63; n++)
-    argv[n] = substitute (cmd->argv[n], port);
+    argv[n] = substitute (cmd->argv[n], c->ready, wpid);
   argv[n] = NULL;
   snprintf (path, sizeof path, "/proc/%d/ns/net", (int) wpid);
   cleanup_close int netns = open (path, O_RDONLY | O_CLOEXEC);

@@ -13,7 +13,9 @@
  *      in that cgroup before releasing it, and the client setns()es into the
  *      network namespace of the workload (/proc/<host pid>/ns/net), so both
  *      talk over that namespace's loopback only; then it execs.
- *      "{port}" in the argv is replaced with the ready JSON's "port";
+ *      "{KEY}" in an argument is replaced with the ready JSON's KEY (e.g.
+ *      "{port}"; "" if absent), "{server_pid}" with the workload's host pid
+ *      (one substitution per argument);
  *   3. the commands run one after another (e.g. wrk, then wl-loadgen), each
  *      reaped with wait4 (its rusage is its own);
  *   4. after the last one, the workload gets spec->stop_signal (SIGTERM):
@@ -41,7 +43,7 @@
 struct lab_companion_cmd
 {
   const char *label;       /* for the record, e.g. "loadgen", "wrk" */
-  char *const *argv;       /* argv[0] absolute; "{port}" anywhere is substituted */
+  char *const *argv;       /* argv[0] absolute; "{port}", "{server_pid}"... substituted */
   const char *out_path;    /* its stdout and stderr files */
   const char *err_path;
 };

@@ -17,6 +17,15 @@
  * only, warm-up 0.5 s, 1 s) whose points go to DIR/calibration/points/ and
  * whose decision to DIR/calibration/rate-n<N>.json (reused by --resume).
  *
+ * Phases: warm-up `warmup_s` (default 1 s), closed loop `phase_s` (default
+ * 2 s), open loop `open_s` (default: phase_s).
+ *
+ * Which side limited the closed loop: wl-loadgen reads both sides' CPU at
+ * the closed window's edges (--server-pid {server_pid}, and for coroutine
+ * servers --server-idle-addr {idle_addr} from the ready line; cpuwin.h);
+ * lab_echo_judge_bound turns that into `bound` / `client_bound`
+ * (echo-point.h), in the point's client_figures.
+ *
  * Status: a client that fails makes the point `crashed` (or `limit` when it
  * names a host limit) with the client's own reason; a server that never
  * printed @lab-ready ends `timeout` and says so: after `--opt
@@ -49,7 +58,7 @@ static struct
   char lg[PATH_MAX], wrk_url[64], conns[32], rate[32], warm[32], closed[32], open[32], size[32];
   char hgrm[PATH_MAX + 200], out[2][PATH_MAX + 200], err[2][PATH_MAX + 200], name[200];
   char wrk_c[32], wrk_d[32], server_cpus[64], client_cpus[64];
-  char *lg_argv[32], *wrk_argv[16];
+  char *lg_argv[40], *wrk_argv[16];
 } P;
 
 static int calibrating;
@@ -198,8 +207,8 @@ calibrate (const struct lab_point *pt, const char *dir, const struct lab_profile
 /* The options that must agree with each other or name real CPUs: checked
    by `lab run` before anything runs (exit 2), and again by each plan. */
 static int
-echo_check (char *const *wl_opts, double *rate, double *warm, double *phase, double *size, double *ready,
-            lab_error_t *err)
+echo_check (char *const *wl_opts, double *rate, double *warm, double *phase, double *open, double *size,
+            double *ready, lab_error_t *err)
 {
   const char *proto = opts_get (wl_opts, "proto", "echo"), *client = opts_get (wl_opts, "client", "loadgen");
   const char *sc = opts_get (wl_opts, "server_cpus", NULL), *cc = opts_get (wl_opts, "client_cpus", NULL);
@@ -208,7 +217,8 @@ echo_check (char *const *wl_opts, double *rate, double *warm, double *phase, dou
   if (opts_num (wl_opts, "rate", -1, 1, 1e8, rate, err) < 0 || opts_num (wl_opts, "warmup_s", 1, 0, 600, warm, err) < 0
       || opts_num (wl_opts, "phase_s", 2, 0.1, 600, phase, err) < 0
       || opts_num (wl_opts, "size", 64, 1, 65536, size, err) < 0
-      || opts_num (wl_opts, "ready_timeout_s", READY_TIMEOUT_S, 0.1, 86400, ready, err) < 0)
+      || opts_num (wl_opts, "ready_timeout_s", READY_TIMEOUT_S, 0.1, 86400, ready, err) < 0
+      || opts_num (wl_opts, "open_s", *phase, 0.1, 600, open, err) < 0)
     return -1;
   if ((sc && check_cpus ("server_cpus", sc, err) < 0) || (cc && check_cpus ("client_cpus", cc, err) < 0))
     return -1;
@@ -218,8 +228,8 @@ echo_check (char *const *wl_opts, double *rate, double *warm, double *phase, dou
 static int
 echo_precheck (char *const *wl_opts, lab_error_t *err)
 {
-  double r, w, p, s, rt;
-  return echo_check (wl_opts, &r, &w, &p, &s, &rt, err);
+  double r, w, p, o, s, rt;
+  return echo_check (wl_opts, &r, &w, &p, &o, &s, &rt, err);
 }
 
 static int
@@ -228,10 +238,10 @@ echo_plan (const struct lab_point *pt, const char *dir, const struct lab_profile
 {
   const char *proto = opt (pt, "proto", "echo"), *client = opt (pt, "client", "loadgen");
   int wrk = strcmp (client, "wrk") == 0 && !calibrating;
-  double rate, warm, phase, size, ready;
+  double rate, warm, phase, open, size, ready;
   long ncpu = sysconf (_SC_NPROCESSORS_ONLN);
 
-  if (echo_check (pt->wl_opts, &rate, &warm, &phase, &size, &ready, err) < 0)
+  if (echo_check (pt->wl_opts, &rate, &warm, &phase, &open, &size, &ready, err) < 0)
     return -1;
   if (wrk && access (WRK_PATH, X_OK) < 0)
     return lab_error (err, errno, "--opt client=wrk: `%s` (Debian package wrk; `make deps` installs it)", WRK_PATH);
@@ -253,7 +263,7 @@ echo_plan (const struct lab_point *pt, const char *dir, const struct lab_profile
   snprintf (P.rate, sizeof P.rate, "%.0f", rate);
   snprintf (P.warm, sizeof P.warm, "%g", warm);
   snprintf (P.closed, sizeof P.closed, "%g", phase);
-  snprintf (P.open, sizeof P.open, "%g", rate > 0 ? phase : 0);
+  snprintf (P.open, sizeof P.open, "%g", rate > 0 ? open : 0);
   snprintf (P.size, sizeof P.size, "%.0f", size);
   snprintf (P.hgrm, sizeof P.hgrm, "%s/points/%s.hgrm", dir, pt->id);
   char **a = P.lg_argv;
@@ -266,6 +276,8 @@ echo_plan (const struct lab_point *pt, const char *dir, const struct lab_profile
   *a++ = (char *) "--closed", *a++ = P.closed;
   *a++ = (char *) "--open", *a++ = P.open;
   *a++ = (char *) "--rate", *a++ = P.rate;
+  *a++ = (char *) "--server-pid", *a++ = (char *) "{server_pid}";
+  *a++ = (char *) "--server-idle-addr", *a++ = (char *) "{idle_addr}";
   if (rate > 0)
     *a++ = (char *) "--hgrm", *a++ = P.hgrm;
   *a = NULL;
@@ -327,6 +339,38 @@ describe_run (const struct lab_companion *c, int i, char *buf, size_t len)
     snprintf (buf, len, "exited with code %d", r->exit_code);
 }
 
+/* Which side limited the closed loop (see echo-point.h): from each side's
+   load over the closed window, its demand (CPU, less a coroutine server's
+   idle spinning, plus run-queue wait) where the wait was read, else its
+   busy fraction (CPU only). */
+void
+lab_echo_judge_bound (struct json_object *figs, const char *variant)
+{
+  int coro = strncmp (variant, "coro-", 5) == 0;
+  double cl = get_num (figs, "client_demand"), sl = get_num (figs, "server_demand");
+  double idle = get_num (figs, "server_idle_spin_s");
+  const char *bound = NULL, *why = NULL;
+  if (cl < 0)
+    cl = get_num (figs, "client_busy");
+  if (sl < 0 || get_num (figs, "server_runq_wait_s") < 0)
+    sl = get_num (figs, coro ? "server_busy_net" : "server_busy");
+  if (cl < 0 || sl < 0)
+    why = "a CPU reading of the closed window is missing";
+  else if (coro && idle < 0)
+    why = "a coroutine server spins when idle and its idle spinning was not read: its CPU time says nothing";
+  else
+    {
+      int c = cl >= LAB_ECHO_SATURATED, s = sl >= LAB_ECHO_SATURATED;
+      bound = c && s ? "both" : c ? "client" : s ? "server" : "neither";
+    }
+  json_object_object_add (figs, "saturated_at", json_object_new_double (LAB_ECHO_SATURATED));
+  json_object_object_add (figs, "client_load", cl >= 0 && why == NULL ? json_object_new_double (cl) : NULL);
+  json_object_object_add (figs, "server_load", sl >= 0 && why == NULL ? json_object_new_double (sl) : NULL);
+  json_object_object_add (figs, "bound", bound ? json_object_new_string (bound) : NULL);
+  json_object_object_add (figs, "bound_note", why ? json_object_new_string (why) : NULL);
+  json_object_object_add (figs, "client_bound", bound ? json_object_new_boolean (strcmp (bound, "client") == 0) : NULL);
+}
+
 static struct json_object *
 echo_judge (const struct lab_companion *c, const struct lab_point *pt, const char *dir, const char **status,
             char *detail, size_t len)
@@ -344,6 +388,8 @@ echo_judge (const struct lab_companion *c, const struct lab_point *pt, const cha
       /* The closed-loop phase of a client=wrk point is wrk's. */
       json_object_object_add (figs, "ops_per_s", w > 0 ? json_object_new_double (w) : NULL);
     }
+  if (rep)
+    lab_echo_judge_bound (figs, pt->variant);
   if (strcmp (*status, "ok") != 0)
     {
       if (strcmp (*status, "timeout") == 0 && c->ready_timed_out)

@@ -4,7 +4,20 @@
 
 #include "companion.h"
 
+/* A side whose load over the closed window (CPU time, less a coroutine
+   server's idle spinning, plus the time its threads waited on a run queue;
+   as a share of window x its CPUs) is at least this is saturated.  A point
+   is `client_bound` when the client was saturated and the server was not:
+   its capacity is then a lower bound on the server's.  0.95: a client that
+   never waits for the server reads 0.97-1.00 here. */
+#define LAB_ECHO_SATURATED 0.95
+
 extern const struct lab_companion_ops lab_echo_companion;
+/* Adds to the client's figures (wl-loadgen's report) which side limited
+   the closed loop: saturated_at, client_load, server_load, bound ("client",
+   "server", "both", "neither"; null when undecidable, bound_note says why)
+   and client_bound. */
+void lab_echo_judge_bound (struct json_object *figs, const char *variant);
 /* wrk's "Requests/sec:" figure from its stdout file, or -1. */
 double lab_echo_wrk_rate (const char *path);
 

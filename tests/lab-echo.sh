@@ -34,7 +34,7 @@ descendants() {
 }
 
 # --- bad input: exit 2 naming the option, before any directory is made ------
-for bad in "client=wrk" "server_cpus=99" "phase_s=abc" "rate=0" "proto=smtp" "ready_timeout_s=0"; do
+for bad in "client=wrk" "server_cpus=99" "phase_s=abc" "rate=0" "proto=smtp" "ready_timeout_s=0" "open_s=0" "open_s=5x"; do
   msg=$("$LAB" run echo --scale 100 --opt $bad --out "$T/bad" 2>&1); rc=$?
   [ $rc -eq 2 ] || fail "--opt $bad: exit $rc, not 2"
   echo "$msg" | grep -q "${bad%%=*}" || fail "--opt $bad: the message does not name it: $msg"

@@ -20,6 +20,7 @@
 #include <time.h>
 #include <unistd.h>
 
+#include "cpuwin.h"
 #include "hist.h"
 #include "wl.h"
 
@@ -51,7 +52,9 @@ static struct
   long conns;
   size_t size; /* echo request bytes; http: the request's length */
   double warmup_s, closed_s, open_s, rate, drain_s, connect_timeout_s;
-} O = { "127.0.0.1", "echo", NULL, 0, 0, 0, 64, 1, 2, 2, 0, 10, 30 };
+  long server_pid;
+  uintptr_t idle_addr;
+} O = { "127.0.0.1", "echo", NULL, 0, 0, 0, 64, 1, 2, 2, 0, 10, 30, 0, 0 };
 
 static struct conn *C;
 static int ep;
@@ -104,6 +107,7 @@ parse (int argc, char **argv)
     { "closed", required_argument, 0, 'c' },  { "open", required_argument, 0, 'o' },
     { "rate", required_argument, 0, 'r' },    { "drain", required_argument, 0, 'd' },
     { "connect-timeout", required_argument, 0, 'T' }, { "hgrm", required_argument, 0, 'H' },
+    { "server-pid", required_argument, 0, 'S' }, { "server-idle-addr", required_argument, 0, 'I' },
     { "help", no_argument, 0, 'h' },          { 0, 0, 0, 0 },
   };
   int c;
@@ -123,10 +127,23 @@ parse (int argc, char **argv)
       case 'd': O.drain_s = num_arg ("--drain", optarg, 0, 3600); break;
       case 'T': O.connect_timeout_s = num_arg ("--connect-timeout", optarg, 0.01, 3600); break;
       case 'H': O.hgrm = optarg; break;
+      case 'S': O.server_pid = (long) num_arg ("--server-pid", optarg, 1, 1 << 30); break;
+      case 'I':
+        {
+          char *end = NULL;
+          if (optarg[0] == '\0')
+            break; /* none: a server without the counter (the harness substitutes "") */
+          errno = 0;
+          unsigned long long v = strtoull (optarg, &end, 0);
+          if (errno || end == optarg || *end || v == 0)
+            usage_error ("option `--server-idle-addr`: bad value `%s` (an address such as 0x55d0c0de1000)", optarg);
+          O.idle_addr = (uintptr_t) v;
+          break;
+        }
       case 'h':
         printf ("usage: wl-loadgen --port P --conns N [--addr 127.0.0.1] [--proto echo|http] [--size B]\n"
                 "       [--warmup S] [--closed S] [--open S] [--rate R] [--drain S] [--connect-timeout S]\n"
-                "       [--hgrm FILE]\nPrints one `@lab-report {json}` line (see experiments/loadgen/loadgen.h).\n");
+                "       [--hgrm FILE] [--server-pid PID [--server-idle-addr ADDR]]\nPrints one `@lab-report {json}` line (see experiments/loadgen/loadgen.h).\n");
         exit (0);
       case ':': usage_error ("option `%s` needs a value", argv[optind - 1]);
       default: usage_error ("unknown option `%s`", argv[optind - 1]);
@@ -135,6 +152,8 @@ parse (int argc, char **argv)
     usage_error ("unexpected argument `%s`", argv[optind]);
   if (O.port == 0 || O.conns == 0)
     usage_error ("--port and --conns are required");
+  if (O.idle_addr && !O.server_pid)
+    usage_error ("option `--server-idle-addr` needs `--server-pid`");
   if (!loadgen_is_loopback (O.addr))
     usage_error ("option `--addr`: `%s` is not a loopback address (127.0.0.0/8); the lab talks only on loopback",
                  O.addr);
@@ -468,7 +487,7 @@ run_until (uint64_t until, int until_idle)
     }
 }
 
-static uint64_t late_max;
+static uint64_t late_max, late_over_1ms;
 static struct hist *h_late;
 
 static void
@@ -493,6 +512,8 @@ open_phase (uint64_t t0, uint64_t t1)
           hist_record (h_late, late);
           if (late > late_max)
             late_max = late;
+          if (late > 1000000)
+            late_over_1ms++;
           send_request (c, due);
           open_sent++;
           k++;
@@ -505,6 +526,45 @@ open_phase (uint64_t t0, uint64_t t1)
         wait = t1 - now;
       poll_once ((int) (wait > 100000000 ? 100000000 : wait));
     }
+}
+
+/* The closed window's CPU figures (cpuwin.h): seconds, or null where a
+   reading is missing at either edge. */
+static double
+delta_s (int64_t a, int64_t b)
+{
+  return a >= 0 && b >= a ? (double) (b - a) / 1e9 : NAN;
+}
+
+static void
+report_cpu (struct wl_report *r, const struct cpuwin *w, const struct cpuwin_snap *s0, const struct cpuwin_snap *s1)
+{
+  double win = (double) (s1->t_ns - s0->t_ns) / 1e9;
+  double cl = delta_s (s0->self_rusage_ns, s1->self_rusage_ns), clg = delta_s (s0->self_cgroup_ns, s1->self_cgroup_ns);
+  double sv = delta_s (s0->server_cgroup_ns, s1->server_cgroup_ns), svp = delta_s (s0->server_proc_ns, s1->server_proc_ns);
+  double idle = delta_s (s0->server_idle_ns, s1->server_idle_ns);
+  double cw = delta_s (s0->self_wait_ns, s1->self_wait_ns), sw = delta_s (s0->server_wait_ns, s1->server_wait_ns);
+  double sc = w->server_cpus > 0 ? w->server_cpus : NAN, cc = w->self_cpus > 0 ? w->self_cpus : NAN;
+  if (isnan (sv))
+    sv = svp;
+  wl_report_int (r, "closed_t0_ns", (int64_t) s0->t_ns);
+  wl_report_int (r, "closed_t1_ns", (int64_t) s1->t_ns);
+  wl_report_num (r, "closed_cpu_window_s", win);
+  wl_report_num (r, "client_cpu_s", cl);
+  wl_report_num (r, "client_cgroup_cpu_s", clg);
+  wl_report_num (r, "client_cpus", cc);
+  wl_report_num (r, "client_busy", cl / (win * cc));
+  wl_report_num (r, "server_cpu_s", sv);
+  wl_report_num (r, "server_proc_cpu_s", svp);
+  wl_report_num (r, "server_cpus_allowed", sc);
+  wl_report_num (r, "server_busy", sv / (win * sc));
+  wl_report_num (r, "server_idle_spin_s", idle);
+  wl_report_num (r, "server_busy_net", (sv - (isnan (idle) ? 0 : idle)) / (win * sc));
+  wl_report_num (r, "client_runq_wait_s", cw);
+  wl_report_num (r, "client_demand", (cl + cw) / (win * cc));
+  wl_report_num (r, "server_runq_wait_s", sw);
+  wl_report_num (r, "server_demand", (sv - (isnan (idle) ? 0 : idle) + sw) / (win * sc));
+  wl_report_str (r, "cpu_note", w->note[0] ? w->note : NULL);
 }
 
 static int
@@ -572,10 +632,15 @@ main (int argc, char **argv)
   for (long i = 0; i < O.conns; i++)
     send_request (&C[i], t);
   run_until (t + (uint64_t) (O.warmup_s * 1e9), 0);
-  closed_t0 = now_ns ();
+  struct cpuwin cw;
+  struct cpuwin_snap s0, s1;
+  cpuwin_init (&cw, (pid_t) O.server_pid, O.idle_addr);
+  cpuwin_snap (&cw, &s0);
+  closed_t0 = s0.t_ns; /* the same clock as now_ns(): CLOCK_MONOTONIC */
   closed_t1 = closed_t0 + (uint64_t) (O.closed_s * 1e9);
   phase = PH_CLOSED;
   run_until (closed_t1, 0);
+  cpuwin_snap (&cw, &s1);
   double closed_len = (double) (now_ns () - closed_t0) / 1e9;
   if (closed_len > O.closed_s && O.closed_s > 0)
     closed_len = O.closed_s; /* completions are counted up to closed_t1 only */
@@ -594,6 +659,7 @@ main (int argc, char **argv)
   wl_report_num (r, "ops_per_s", closed_len > 0 ? (double) closed_done / closed_len : NAN);
   wl_report_int (r, "closed_lat_p50_ns", (int64_t) hist_value_at (h_closed, 50));
   wl_report_int (r, "closed_lat_p99_ns", (int64_t) hist_value_at (h_closed, 99));
+  report_cpu (r, &cw, &s0, &s1);
 
   if (O.rate > 0 && O.open_s > 0)
     {
@@ -623,6 +689,11 @@ main (int argc, char **argv)
       wl_report_num (r, "lat_mean_ns", hist_mean (h_open));
       wl_report_int (r, "send_late_p99_ns", (int64_t) hist_value_at (h_late, 99));
       wl_report_int (r, "send_late_max_ns", (int64_t) late_max);
+      wl_report_int (r, "send_late_p50_ns", (int64_t) hist_value_at (h_late, 50));
+      wl_report_int (r, "send_late_over_1ms", (int64_t) late_over_1ms);
+      /* requests are due evenly over the window: the share sent > 1 ms
+         late is the share of the window the client itself was behind */
+      wl_report_num (r, "send_late_frac", open_sent ? (double) late_over_1ms / (double) open_sent : NAN);
       if (O.hgrm && write_hgrm (O.hgrm) < 0)
         {
           snprintf (err_msg, sizeof err_msg, "writing `%s`: %s", O.hgrm, strerror (errno));

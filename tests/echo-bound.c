@@ -1,0 +1,222 @@
+/* Description: which side limited echo's closed loop, from figures with
+ * known answers (harness/echo-point.c lab_echo_judge_bound): a saturated
+ * client beside an idling server is client-bound; a client starved by other
+ * work on its CPU (low CPU, long run-queue wait) is saturated too; a
+ * coroutine server's idle spinning is left out of its load, and without
+ * that reading its point is undecided, not judged on CPU time; both sides
+ * saturated is "both".  Then the aggregates count client-bound repeats and
+ * report.md's echo section says what a capacity ratio can tell: ">= X" for a
+ * client-bound capacity, a lower bound when only the faster side was
+ * client-bound, undecided when the slower one or both were, no qualifier
+ * when neither was. */
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <string.h>
+
+#include <cmocka.h>
+#include <json-c/json.h>
+
+#include "lab-test.h"
+#include "aggregate.h"
+#include "echo-point.h"
+#include "report-echo.h"
+
+static struct json_object *
+figs (double client_busy, double client_wait, double server_busy, double server_wait, double idle)
+{
+  struct json_object *o = json_object_new_object ();
+  /* a 1 s window, one CPU each: busy = CPU seconds */
+  json_object_object_add (o, "client_busy", json_object_new_double (client_busy));
+  json_object_object_add (o, "client_demand",
+                          client_wait >= 0 ? json_object_new_double (client_busy + client_wait) : NULL);
+  json_object_object_add (o, "client_runq_wait_s", client_wait >= 0 ? json_object_new_double (client_wait) : NULL);
+  json_object_object_add (o, "server_busy", json_object_new_double (server_busy));
+  json_object_object_add (o, "server_idle_spin_s", idle >= 0 ? json_object_new_double (idle) : NULL);
+  json_object_object_add (o, "server_busy_net", json_object_new_double (server_busy - (idle > 0 ? idle : 0)));
+  json_object_object_add (o, "server_runq_wait_s", server_wait >= 0 ? json_object_new_double (server_wait) : NULL);
+  json_object_object_add (o, "server_demand", server_wait >= 0 ? json_object_new_double (server_busy - (idle > 0 ? idle : 0) + server_wait) : NULL);
+  return o;
+}
+
+static const char *
+bound_of (struct json_object *o)
+{
+  struct json_object *v = json_object_object_get (o, "bound");
+  return v ? json_object_get_string (v) : "(null)";
+}
+
+static int
+client_bound_of (struct json_object *o)
+{
+  struct json_object *v = NULL;
+  if (!json_object_object_get_ex (o, "client_bound", &v) || v == NULL)
+    return -1;
+  return json_object_get_boolean (v);
+}
+
+static void
+judge_cases (void **state)
+{
+  struct json_object *o;
+  (void) state;
+  /* the lead's measurement: client 200/200 ticks, epoll server 182/200 */
+  o = figs (1.0, 0.0, 0.91, 0.0, -1);
+  lab_echo_judge_bound (o, "epoll");
+  assert_string_equal (bound_of (o), "client");
+  assert_int_equal (client_bound_of (o), 1);
+  assert_true (json_object_get_double (json_object_object_get (o, "server_load")) < LAB_ECHO_SATURATED);
+  json_object_put (o);
+  /* a client starved by another process on its CPU: half the CPU, half waiting */
+  o = figs (0.50, 0.49, 0.45, 0.01, -1);
+  lab_echo_judge_bound (o, "epoll");
+  assert_string_equal (bound_of (o), "client");
+  assert_float_equal (json_object_get_double (json_object_object_get (o, "client_load")), 0.99, 1e-9);
+  json_object_put (o);
+  /* the same client, the run-queue wait not read: its CPU alone says not saturated */
+  o = figs (0.50, -1, 0.45, -1, -1);
+  lab_echo_judge_bound (o, "epoll");
+  assert_string_equal (bound_of (o), "neither");
+  assert_int_equal (client_bound_of (o), 0);
+  json_object_put (o);
+  /* the server saturated, the client waiting for it */
+  o = figs (0.60, 0.0, 0.99, 0.0, -1);
+  lab_echo_judge_bound (o, "uring");
+  assert_string_equal (bound_of (o), "server");
+  json_object_put (o);
+  o = figs (0.97, 0.02, 0.96, 0.01, -1);
+  lab_echo_judge_bound (o, "epoll");
+  assert_string_equal (bound_of (o), "both");
+  assert_int_equal (client_bound_of (o), 0);
+  json_object_put (o);
+  /* coro-uring: CPU 1.0 of which 0.3 s idle spinning -> load 0.7: client-bound */
+  o = figs (1.0, 0.0, 1.0, 0.0, 0.3);
+  lab_echo_judge_bound (o, "coro-uring");
+  assert_string_equal (bound_of (o), "client");
+  assert_float_equal (json_object_get_double (json_object_object_get (o, "server_load")), 0.7, 1e-9);
+  json_object_put (o);
+  /* ... and with the same CPU but no idle reading it is not judged */
+  o = figs (1.0, 0.0, 1.0, 0.0, -1);
+  lab_echo_judge_bound (o, "coro-uring");
+  assert_string_equal (bound_of (o), "(null)");
+  assert_int_equal (client_bound_of (o), -1);
+  assert_non_null (strstr (json_object_get_string (json_object_object_get (o, "bound_note")), "spins"));
+  json_object_put (o);
+  /* a missing reading: undecided */
+  o = json_object_new_object ();
+  lab_echo_judge_bound (o, "epoll");
+  assert_int_equal (client_bound_of (o), -1);
+  json_object_put (o);
+}
+
+/* A point as lab_points_load gives it: ok, capacity `ops`, client_bound `cb` (-1 null). */
+static struct json_object *
+point (const char *variant, int repeat, double ops, int cb)
+{
+  struct json_object *p = json_object_new_object (), *s = json_object_new_object (), *f = json_object_new_object ();
+  char id[64];
+  snprintf (id, sizeof id, "echo-%s-n1000-r%d", variant, repeat);
+  json_object_object_add (p, "id", json_object_new_string (id));
+  json_object_object_add (p, "experiment", json_object_new_string ("echo"));
+  json_object_object_add (p, "variant", json_object_new_string (variant));
+  json_object_object_add (p, "n", json_object_new_int (1000));
+  json_object_object_add (p, "repeat", json_object_new_int (repeat));
+  json_object_object_add (p, "status", json_object_new_string ("ok"));
+  json_object_object_add (s, "ops_per_s", json_object_new_double (ops));
+  json_object_object_add (s, "wall_s", json_object_new_double (4.0));
+  json_object_object_add (p, "summary", s);
+  json_object_object_add (f, "client_bound", cb < 0 ? NULL : json_object_new_boolean (cb));
+  json_object_object_add (f, "client_load", json_object_new_double (cb == 1 ? 0.99 : 0.8));
+  json_object_object_add (f, "server_load", json_object_new_double (0.8));
+  json_object_object_add (p, "client_figures", f);
+  json_object_object_add (p, "workload", json_object_new_object ());
+  return p;
+}
+
+/* report.md's echo section for the given points, in a buffer. */
+static char *
+section (struct json_object *pts)
+{
+  struct lab_agg *agg = NULL;
+  int n = 0;
+  char *buf = NULL;
+  size_t len = 0;
+  assert_int_equal (lab_agg_build (pts, &agg, &n), 0);
+  FILE *f = open_memstream (&buf, &len);
+  lab_report_echo_section (f, "echo", agg, n);
+  fclose (f);
+  free (agg);
+  return buf;
+}
+
+static void
+report_cases (void **state)
+{
+  struct json_object *pts = json_object_new_array ();
+  struct lab_agg *agg = NULL;
+  int n = 0;
+  (void) state;
+  /* epoll client-bound in 2 of 3 repeats, the third not judged */
+  json_object_array_add (pts, point ("epoll", 1, 200000, 1));
+  json_object_array_add (pts, point ("epoll", 2, 210000, 1));
+  json_object_array_add (pts, point ("epoll", 3, 190000, -1));
+  json_object_array_add (pts, point ("coro-uring", 1, 150000, 0));
+  json_object_array_add (pts, point ("coro-uring", 2, 150000, 0));
+  json_object_array_add (pts, point ("coro-uring", 3, 150000, 0));
+  assert_int_equal (lab_agg_build (pts, &agg, &n), 0);
+  assert_int_equal (n, 2);
+  assert_int_equal (agg[0].n_ok, 3);
+  assert_int_equal (agg[0].n_bound_known, 2);
+  assert_int_equal (agg[0].n_client_bound, 2);
+  assert_int_equal (agg[1].n_client_bound, 0);
+  free (agg);
+  char *s = section (pts);
+  /* the faster (epoll) client-bound: coro-uring / epoll = 0.75x, epoll at least 1.33x */
+  assert_non_null (strstr (s, "| epoll | 1000 | 200000 (2 of 3 repeats client-bound) |"));
+  assert_non_null (strstr (s, "coro-uring / epoll = **0.75x**. epoll was client-bound: its capacity is a lower bound, "
+                              "so epoll is at least 1.33x coro-uring."));
+  free (s);
+  json_object_put (pts);
+
+  /* the slower side client-bound: undecided */
+  pts = json_object_new_array ();
+  json_object_array_add (pts, point ("epoll", 1, 100000, 1));
+  json_object_array_add (pts, point ("coro-uring", 1, 150000, 0));
+  s = section (pts);
+  assert_non_null (strstr (s, "| epoll | 1000 | >= 100000 (client-bound) |"));
+  assert_non_null (strstr (s, "coro-uring / epoll = **1.50x**. Undecided: epoll was client-bound"));
+  free (s);
+  json_object_put (pts);
+
+  /* both client-bound: undecided; neither: no qualifier */
+  pts = json_object_new_array ();
+  json_object_array_add (pts, point ("epoll", 1, 100000, 1));
+  json_object_array_add (pts, point ("coro-uring", 1, 101000, 1));
+  json_object_array_add (pts, point ("thread", 1, 50000, 0));
+  s = section (pts);
+  assert_non_null (strstr (s, "coro-uring / epoll = **1.01x**. Undecided: both coro-uring and epoll were client-bound"));
+  assert_non_null (strstr (s, "coro-uring / thread = **2.02x**. coro-uring was client-bound: its capacity is a "
+                              "lower bound, so coro-uring is at least 2.02x thread."));
+  free (s);
+  json_object_put (pts);
+
+  pts = json_object_new_array ();
+  json_object_array_add (pts, point ("thread", 1, 50000, 0));
+  json_object_array_add (pts, point ("coro-uring", 1, 101000, 0));
+  s = section (pts);
+  assert_non_null (strstr (s, "coro-uring / thread = **2.02x**. Neither point's capacity was limited by the client."));
+  assert_non_null (strstr (s, "| coro-uring | 1000 | 101000 |"));
+  free (s);
+  json_object_put (pts);
+}
+
+int
+main (void)
+{
+  const struct CMUnitTest tests[] = {
+    cmocka_unit_test (judge_cases),
+    cmocka_unit_test (report_cases),
+  };
+  return cmocka_run_group_tests (tests, NULL, NULL);
+}
