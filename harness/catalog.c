@@ -127,8 +127,8 @@ const struct lab_wl_opt lab_wl_opts[] = {
   { "client", client_values, "echo: closed-loop phase by our loadgen, or wrk (proto=http), then loadgen", 0, 0 },
   { "server_cpus", NULL, "echo: the server's cpuset (default 0)", 0, 0 },
   { "client_cpus", NULL, "echo: the load generator's cpuset (default 1)", 0, 0 },
-  { "phase_s", NULL, "echo: seconds of the closed-loop and of the open-loop phase (default 2)", 0, 0 },
-  { "open_s", NULL, "echo: seconds of the open-loop phase alone (default: phase_s)", 0, 0 },
+  { "phase_s", NULL, "echo: seconds of the closed-loop phase, and of the open-loop one unless open_s is given (default 2)", 0, 0 },
+  { "open_s", NULL, "echo: seconds of the open-loop phase alone (default 5; phase_s=S alone sets both phases to S)", 0, 0 },
   { "warmup_s", NULL, "echo: seconds of warm-up before the closed loop (default 1)", 0, 0 },
   { "ready_timeout_s", NULL, "echo: seconds the server has to report ready before the point ends `timeout` "
                              "(default 30; --timeout still bounds the whole point)", 0, 0 },

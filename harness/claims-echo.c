@@ -249,10 +249,12 @@ lab_claim_c8 (const struct lab_agg *agg, int n, FILE *f)
               "epoll **%.2f ms**, uring **%.2f ms** (published: 42K vs 58K QPS, 1.38x; p99 112 vs 68 ms).",
            e->n, cap_cell (e, ce, sizeof ce), cap_cell (u, cu, sizeof cu), u->ops_per_s / e->ops_per_s,
            e->m[LAB_M_LAT_P99].med / 1e6, u->m[LAB_M_LAT_P99].med / 1e6);
-  int cb = cap_bound_note (f, u, e);
-  if (cb == 0 || (cb == 2 && qps == LAB_V_NOISE))
-    qps = LAB_V_NOT_TESTED; /* the faster side's true capacity is higher: "within noise" would understate it */
-  fprintf (f, " Capacity %s, p99 %s.", qps == LAB_V_NOT_TESTED ? "undecided" : lab_verdict_name (qps),
+  /* Undecided (a client-bound side's true capacity is higher than measured):
+     the headline says "within noise", the data cannot tell, not "not tested". */
+  int cb = cap_bound_note (f, u, e), undecided = cb == 0 || (cb == 2 && qps == LAB_V_NOISE);
+  if (undecided)
+    qps = LAB_V_NOISE;
+  fprintf (f, " Capacity %s, p99 %s.", undecided ? "undecided (client-bound)" : lab_verdict_name (qps),
            lab_verdict_name (p99));
   conditions (f, e, "4 cores, 4 KB HTTP requests, keep-alive, 4000 connections");
   return both (qps, p99);

@@ -113,18 +113,19 @@ throughput_plot (const struct lab_plot_ctx *ctx, lab_error_t *err)
   size_t used = (size_t) snprintf (body, sizeof body,
                                    "set xlabel 'connections'\nset ylabel 'requests per second (closed loop)'\n"
                                    "set logscale x\nset yrange [0:*]\nset key bottom left\nplot ");
-  int nd = 0;
+  int nd = 0, bound_titled = 0;
   for (int v = 0; v < ctx->n_run_variants && nd < 16; v++)
     {
       const char *var = ctx->run_variants[v];
       char path[4400];
-      int rows = 0, wrk = 0;
+      int rows = 0, wrk = 0, bound = 0;
       snprintf (names[nd], sizeof names[nd], "echo-throughput-%s.dat", var);
       snprintf (path, sizeof path, "%s/plots/%s", ctx->dir, names[nd]);
       FILE *f = fopen (path, "we");
       if (f == NULL)
         return lab_error (err, errno, "writing `%s`", path);
-      fprintf (f, "# %s: n ops_per_s_median min max loadgen_ops_per_s wrk_ops_per_s (median repeat)\n", var);
+      fprintf (f, "# %s: n ops_per_s_median min max loadgen_ops_per_s wrk_ops_per_s (median repeat) "
+                  "client_bound_ops_per_s (the median where a repeat was client-bound)\n", var);
       for (int i = 0; i < ctx->n_agg; i++)
         {
           const struct lab_agg *g = &ctx->agg[i];
@@ -133,8 +134,9 @@ throughput_plot (const struct lab_plot_ctx *ctx, lab_error_t *err)
           const struct lab_stat *s = &g->m[LAB_M_OPS_PER_S];
           double lg = lab_agg_cnum (g, "loadgen_ops_per_s"), w = lab_agg_cnum (g, "wrk_ops_per_s");
           wrk |= w > 0;
-          fprintf (f, "%ld %.6g %.6g %.6g %s%.6g %s%.6g\n", g->n, s->med, s->min, s->max, lg > 0 ? "" : "NaN#", lg,
-                   w > 0 ? "" : "NaN#", w);
+          fprintf (f, "%ld %.6g %.6g %.6g %s%.6g %s%.6g %s%.6g\n", g->n, s->med, s->min, s->max, lg > 0 ? "" : "NaN#",
+                   lg, w > 0 ? "" : "NaN#", w, g->n_client_bound ? "" : "NaN#", s->med);
+          bound |= g->n_client_bound > 0;
           rows++;
         }
       fclose (f);
@@ -148,6 +150,10 @@ throughput_plot (const struct lab_plot_ctx *ctx, lab_error_t *err)
         used += (size_t) snprintf (body + used, used < sizeof body ? sizeof body - used : 0,
                                    ", \\\n     '%s' using 1:5 with linespoints dt 2%s title '%s (wl-loadgen)'",
                                    names[nd], st, var);
+      if (bound)
+        used += (size_t) snprintf (body + used, used < sizeof body ? sizeof body - used : 0,
+                                   ", \\\n     '%s' using 1:7 with points pt 6 ps 2.5 lc rgb 'black' %s", names[nd],
+                                   bound_titled++ ? "notitle" : "title 'client-bound: capacity >= this'");
       data[nd] = names[nd];
       nd++;
     }
@@ -157,7 +163,8 @@ throughput_plot (const struct lab_plot_ctx *ctx, lab_error_t *err)
   return lab_plot_gnuplot (ctx, "throughput", "capacity vs connections",
                            "Requests answered per second with every connection sending its next request as soon "
                            "as the last was answered, after a warm-up; median of the repeats, bars min-max. "
-                           "Higher is better.",
+                           "Circled: a repeat was client-bound (the load generator, not the server, was "
+                           "saturated), so the server's capacity is at least that. Higher is better.",
                            body, data, err);
 }
 

@@ -62,6 +62,8 @@ for v in thread epoll uring coro-epoll coro-uring; do
     grep -q "$k" "$j" || fail "$j lacks $k"
   done
   grep -q '"cpuset.cpus":"0"' "$j" || fail "$j: the server's cpuset is not recorded"
+  # phase_s alone sets both phases
+  grep -q '"closed_s":0.5,' "$j" && grep -q '"open_s":0.5,' "$j" || fail "$j: phase_s=0.5 did not set both phases"
 done
 grep -q 'multishot_recv' "$OUT/points/echo-uring-n100-r1.json" || fail "uring's features are not recorded"
 for p in echo-throughput echo-latency-n100; do
