@@ -323,10 +323,14 @@ lab_report_echo_section (FILE *f, const char *exp, const struct lab_agg *agg, in
         }
       double cb = lab_agg_cnum (g, "client_load"), sb = lab_agg_cnum (g, "server_load");
       double late = lab_agg_cnum (g, "send_late_frac");
+      double cws = lab_agg_cnum (g, "client_wait_share"), sws = lab_agg_cnum (g, "server_wait_share");
       if (cb >= 0 && sb >= 0)
-        fprintf (f, " %.2f / %.2f%s |", cb, sb, strncmp (g->variant, "coro-", 5) ? "" : " (idle spin left out)");
+        fprintf (f, " %.2f / %.2f%s", cb, sb, strncmp (g->variant, "coro-", 5) ? "" : " (idle spin left out)");
       else
-        fprintf (f, cb >= 0 ? " %.2f / ? |" : " - |", cb);
+        fprintf (f, cb >= 0 ? " %.2f / ?" : " -", cb);
+      if (cws > LAB_ECHO_CONTENDED || sws > LAB_ECHO_CONTENDED)
+        fprintf (f, "; CONTENDED: waited for CPU %.0f%% / %.0f%%", 100 * cws, 100 * (sws > 0 ? sws : 0));
+      fprintf (f, " |");
       if (late >= 0)
         fprintf (f, " %.1f%% |", 100 * late);
       else
@@ -339,10 +343,11 @@ lab_report_echo_section (FILE *f, const char *exp, const struct lab_agg *agg, in
               "client's from getrusage (client_figures in the point JSON, with the cgroup and /proc readings "
               "beside them; CPU alone where the wait was not read).  A point is client-bound when the client's "
               "load was >= %.2f and the server's was not: its capacity (\">= X\") is then the client's "
-              "limit, a lower bound on the server's.  \"Client late\" is the share of open-loop requests the "
+              "limit, a lower bound on the server's.  CONTENDED: a side waited on a run queue for more than %.0f%% "
+              "of the window (other work on its CPU), so the capacity measures this machine's load too.  \"Client late\" is the share of open-loop requests the "
               "generator itself sent more than 1 ms after their intended time (its own stalls, not the "
               "server's).\n",
-           LAB_ECHO_SATURATED);
+           LAB_ECHO_SATURATED, 100 * LAB_ECHO_CONTENDED);
   fprintf (f, "\nThe open-loop rate is the same for every variant at one n (`--opt rate=R`, else half the slowest "
               "variant's capacity from the calibration pass in calibration/). Memory per connection is the "
               "server cgroup's peak minus its baseline before any connection, divided by n; it includes socket "

@@ -378,6 +378,15 @@ lab_echo_judge_bound (struct json_object *figs, const char *variant)
   json_object_object_add (figs, "bound", bound ? json_object_new_string (bound) : NULL);
   json_object_object_add (figs, "bound_note", why ? json_object_new_string (why) : NULL);
   json_object_object_add (figs, "client_bound", bound ? json_object_new_boolean (strcmp (bound, "client") == 0) : NULL);
+  /* Other work took a side's CPU for a noticeable share of the window: the
+     capacity measures the machine's load as much as the variant. */
+  double win = get_num (figs, "closed_cpu_window_s"), cw = get_num (figs, "client_runq_wait_s");
+  double sw = get_num (figs, "server_runq_wait_s"), cc = get_num (figs, "client_cpus"), sc = get_num (figs, "server_cpus_allowed");
+  double cws = win > 0 && cw >= 0 && cc > 0 ? cw / (win * cc) : -1, sws = win > 0 && sw >= 0 && sc > 0 ? sw / (win * sc) : -1;
+  json_object_object_add (figs, "client_wait_share", cws >= 0 ? json_object_new_double (cws) : NULL);
+  json_object_object_add (figs, "server_wait_share", sws >= 0 ? json_object_new_double (sws) : NULL);
+  json_object_object_add (figs, "contended",
+                          cws < 0 && sws < 0 ? NULL : json_object_new_boolean (cws > LAB_ECHO_CONTENDED || sws > LAB_ECHO_CONTENDED));
 }
 
 static struct json_object *

@@ -8,7 +8,8 @@
  * report.md's echo section says what a capacity ratio can tell: ">= X" for a
  * client-bound capacity, a lower bound when only the faster side was
  * client-bound, undecided when the slower one or both were, no qualifier
- * when neither was. */
+ * when neither was; a side that waited on a run queue for a tenth of the
+ * window marks its row CONTENDED. */
 #include <setjmp.h>
 #include <stdarg.h>
 #include <stddef.h>
@@ -103,6 +104,18 @@ judge_cases (void **state)
   assert_int_equal (client_bound_of (o), -1);
   assert_non_null (strstr (json_object_get_string (json_object_object_get (o, "bound_note")), "spins"));
   json_object_put (o);
+  /* other work on the client's CPU: 0.5 s of a 2 s window waiting -> contended */
+  o = figs (0.50, 0.49, 0.45, 0.01, -1);
+  json_object_object_add (o, "closed_cpu_window_s", json_object_new_double (2.0));
+  json_object_object_add (o, "client_cpus", json_object_new_double (1));
+  json_object_object_add (o, "server_cpus_allowed", json_object_new_double (1));
+  json_object_object_add (o, "client_runq_wait_s", json_object_new_double (0.5));
+  json_object_object_add (o, "server_runq_wait_s", json_object_new_double (0.1));
+  lab_echo_judge_bound (o, "epoll");
+  assert_float_equal (json_object_get_double (json_object_object_get (o, "client_wait_share")), 0.25, 1e-9);
+  assert_float_equal (json_object_get_double (json_object_object_get (o, "server_wait_share")), 0.05, 1e-9);
+  assert_true (json_object_get_boolean (json_object_object_get (o, "contended")));
+  json_object_put (o);
   /* a missing reading: undecided */
   o = json_object_new_object ();
   lab_echo_judge_bound (o, "epoll");
@@ -129,6 +142,8 @@ point (const char *variant, int repeat, double ops, int cb)
   json_object_object_add (f, "client_bound", cb < 0 ? NULL : json_object_new_boolean (cb));
   json_object_object_add (f, "client_load", json_object_new_double (cb == 1 ? 0.99 : 0.8));
   json_object_object_add (f, "server_load", json_object_new_double (0.8));
+  json_object_object_add (f, "client_wait_share", json_object_new_double (repeat == 1 && cb == 1 ? 0.3 : 0.01));
+  json_object_object_add (f, "server_wait_share", json_object_new_double (0.02));
   json_object_object_add (p, "client_figures", f);
   json_object_object_add (p, "workload", json_object_new_object ());
   return p;
@@ -185,6 +200,8 @@ report_cases (void **state)
   json_object_array_add (pts, point ("coro-uring", 1, 150000, 0));
   s = section (pts);
   assert_non_null (strstr (s, "| epoll | 1000 | >= 100000 (client-bound) |"));
+  assert_non_null (strstr (s, "| 0.99 / 0.80; CONTENDED: waited for CPU 30% / 2% |"));
+  assert_null (strstr (s, "0.80 (idle spin left out); CONTENDED"));
   assert_non_null (strstr (s, "coro-uring / epoll = **1.50x**. Undecided: epoll was client-bound"));
   free (s);
   json_object_put (pts);
