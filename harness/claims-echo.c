@@ -105,6 +105,25 @@ cap_cell (const struct lab_agg *g, char *buf, size_t len)
   return buf;
 }
 
+/* 1 if the median repeat of g waited on a run queue for over
+   LAB_ECHO_CONTENDED of its closed window (either side). */
+static int
+contended (const struct lab_agg *g)
+{
+  return lab_agg_cnum (g, "client_wait_share") > LAB_ECHO_CONTENDED
+         || lab_agg_cnum (g, "server_wait_share") > LAB_ECHO_CONTENDED;
+}
+
+static void
+contended_note (FILE *f, const struct lab_agg *a, const struct lab_agg *b)
+{
+  if (contended (a) || contended (b))
+    fprintf (f, " CONTENDED: other work took CPU from %s%s%s (run-queue waits over %.0f%% of the window), so this "
+                "comparison measures this machine's load too.",
+             contended (a) ? a->variant : "", contended (a) && contended (b) ? " and " : "",
+             contended (b) ? b->variant : "", 100 * LAB_ECHO_CONTENDED);
+}
+
 /* What the capacity ratio a/b can say given which side was client-bound:
    1 neither was (nothing printed); else prints a sentence and returns 2
    when the faster side alone was (the ratio is a lower bound), 0 when the
@@ -254,6 +273,7 @@ lab_claim_c8 (const struct lab_agg *agg, int n, FILE *f)
   int cb = cap_bound_note (f, u, e), undecided = cb == 0 || (cb == 2 && qps == LAB_V_NOISE);
   if (undecided)
     qps = LAB_V_NOISE;
+  contended_note (f, u, e);
   fprintf (f, " Capacity %s, p99 %s.", undecided ? "undecided (client-bound)" : lab_verdict_name (qps),
            lab_verdict_name (p99));
   conditions (f, e, "4 cores, 4 KB HTTP requests, keep-alive, 4000 connections");
@@ -281,6 +301,7 @@ capacity_ratios (FILE *f, const struct lab_agg *agg, int n)
         fprintf (f, "- n=%ld: %s / %s = **%.2fx**.", a->n, a->variant, b->variant, a->ops_per_s / b->ops_per_s);
         if (cap_bound_note (f, a, b) == 1)
           fprintf (f, " Neither point's capacity was limited by the client.");
+        contended_note (f, a, b);
         fprintf (f, "\n");
       }
 }
