@@ -11,6 +11,7 @@
 # Then a client starved by a busy loop on its CPU: it waited on the run
 # queue, its load exceeds the server's, and the point is client-bound or, if
 # this machine also kept the server from its CPU, "both" - never "server".
+# And the busy loop on the server's CPU instead: not client-bound, contended.
 set -u
 LAB=${LAB_BUILD:-build}/bin/lab
 T=${LAB_TMP:-$(mktemp -d)}
@@ -98,4 +99,24 @@ kill $hog; wait $hog 2>/dev/null
 [ $rc -eq 0 ] || fail "a client starved by a busy loop on its CPU is not judged client-bound"
 grep -q '>= [0-9]* (client-bound)' "$S/report.md" || grep -q '"bound":"both"' "$S/points/echo-epoll-n1000-r1.json" \
   || fail "report.md does not mark the client-bound capacity"
+
+# --- the same busy loop on the server's CPU: the server limits, not the client
+taskset -c 0 sh -c 'while :; do :; done' &
+hog=$!
+"$LAB" run echo --scale 1000 --variants epoll --opt warmup_s=0.2 --opt phase_s=1 --opt rate=2000 --opt open_s=0.2 \
+  --timeout 60 --out "$T/slowserver" > "$T/slowserver.log" 2>&1
+rc=$?
+kill $hog; wait $hog 2>/dev/null
+[ $rc -eq 0 ] || { cat "$T/slowserver.log"; fail "slow-server run exited $rc"; }
+python3 - "$T/slowserver" <<'PY' || fail "the starved server"
+import json, sys
+f = json.load(open(f"{sys.argv[1]}/points/echo-epoll-n1000-r1.json"))["client_figures"]
+win = f["closed_cpu_window_s"]
+print(f"starved server: cpu {f['server_cpu_s']:.3f} s, run-queue wait {f['server_runq_wait_s']:.3f} s of {win:.3f} s; "
+      f"load client {f['client_load']:.3f} server {f['server_load']:.3f}: {f['bound']}, contended {f['contended']}")
+assert f["server_runq_wait_s"] >= 0.2 * win, "the server never waited for its CPU"
+assert f["server_load"] > f["client_load"], "the starved server's load is not above the client's"
+assert f["client_bound"] is False, "a point whose server was starved is called client-bound"
+assert f["contended"] is True, "run-queue waits over 10% of the window are not called contended"
+PY
 echo PASS
