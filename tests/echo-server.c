@@ -5,7 +5,8 @@
  * own pattern; a peer that resets its connection (SO_LINGER 0) is counted
  * and the server keeps serving; proto=http answers two pipelined requests
  * with two responses; after SIGTERM the report's bytes_in equals bytes_out
- * and every connection was accepted and closed. */
+ * and every connection was accepted and closed; every variant's connections
+ * have TCP_NODELAY (inherited from the listening socket). */
 #include <arpa/inet.h>
 #include <errno.h>
 #include <fcntl.h>
@@ -200,6 +201,7 @@ test_echo_variants (void **state)
       assert_int_equal (geti (r, "accepted"), 203);
       assert_int_equal (geti (r, "closed"), 203);
       assert_true (geti (r, "open_max") >= 200);
+      assert_int_equal (geti (r, "tcp_nodelay"), 1); /* no Nagle on the answers */
       if (strcmp (variants[v], "uring") == 0)
         {
           json_object *f = NULL;
