@@ -80,19 +80,27 @@ find_cg (pid_t pid, char *out, size_t len, int *v2)
   return -1;
 }
 
+/* The start of a small file, NUL-terminated: its length, or -1. */
+static ssize_t
+slurp (const char *path, char *buf, size_t len)
+{
+  FILE *f = fopen (path, "re");
+  if (f == NULL)
+    return -1;
+  size_t n = fread (buf, 1, len - 1, f);
+  fclose (f);
+  buf[n] = '\0';
+  return (ssize_t) n;
+}
+
 /* ns of CPU from a cgroup file, -1 if unreadable. */
 static int64_t
 read_cg (const char *path, int v2)
 {
   char buf[4096];
-  if (!path[0])
+  ssize_t n;
+  if (!path[0] || (n = slurp (path, buf, sizeof buf)) < 0)
     return -1;
-  FILE *f = fopen (path, "re");
-  if (f == NULL)
-    return -1;
-  size_t n = fread (buf, 1, sizeof buf - 1, f);
-  fclose (f);
-  buf[n] = '\0';
   if (!v2)
     return n ? strtoll (buf, NULL, 10) : -1;
   const char *p = strstr (buf, "usage_usec ");
@@ -106,12 +114,8 @@ read_proc (pid_t pid)
   char path[64], buf[1024];
   unsigned long long ut, st;
   snprintf (path, sizeof path, "/proc/%d/stat", (int) pid);
-  FILE *f = fopen (path, "re");
-  if (f == NULL)
+  if (slurp (path, buf, sizeof buf) < 0)
     return -1;
-  size_t n = fread (buf, 1, sizeof buf - 1, f);
-  fclose (f);
-  buf[n] = '\0';
   const char *p = strrchr (buf, ')'); /* the name may hold spaces and parentheses */
   /* after ")": state ppid pgrp session tty tpgid flags minflt cminflt majflt cmajflt utime stime */
   if (p == NULL || sscanf (p + 1, " %*c %*d %*d %*d %*d %*d %*u %*u %*u %*u %*u %llu %llu", &ut, &st) != 2)
