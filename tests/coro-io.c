@@ -3,7 +3,9 @@
  * read/write where the reader parks first; a socketpair with a reader and a
  * writer on the same fd at once; accept/connect/send/recv on 127.0.0.1;
  * coro_poll; errors come back as -1/errno. coro_backend_name() names the
- * backend that ran. Skips (77) when io_uring is unavailable. */
+ * backend that ran.  io_uring runs twice: with the ring this kernel gives,
+ * and with the COOP_TASKRUN ring of kernels without DEFER_TASKRUN (forced
+ * by LAB_CORO_URING_MODE=1; its features must say coop_taskrun). Skips (77) when io_uring is unavailable. */
 #include <arpa/inet.h>
 #include <errno.h>
 #include <netinet/in.h>
@@ -40,6 +42,8 @@ setup (void **state)
     fail_msg ("runtime start: %s", err);
   backend = *state;
   assert_string_equal (coro_backend_name (), backend);
+  if (getenv ("LAB_CORO_URING_MODE")) /* the older kernels' ring, forced */
+    assert_non_null (strstr (coro_backend_features (), "coop_taskrun"));
   return 0;
 }
 
@@ -263,10 +267,16 @@ main (void)
   if (!RUNNING_ON_VALGRIND)
     coro_runtime_stop ();
   int rc = 0;
-  const char *backends[] = { "io_uring", "epoll" };
-  for (int b = 0; b < 2; b++)
+  /* io_uring twice: the ring this kernel gives, then the one of kernels
+     without DEFER_TASKRUN (COOP_TASKRUN, io-uring.c) */
+  const char *backends[] = { "io_uring", "io_uring", "epoll" };
+  for (int b = 0; b < 3; b++)
     {
-      if (b == 0 && RUNNING_ON_VALGRIND)
+      if (b == 1)
+        setenv ("LAB_CORO_URING_MODE", "1", 1);
+      else
+        unsetenv ("LAB_CORO_URING_MODE");
+      if (b < 2 && RUNNING_ON_VALGRIND)
         {
           /* valgrind 3.19 hangs in io_uring_enter waits (see debug.c) */
           printf ("io_uring part skipped under valgrind\n");
