@@ -78,9 +78,13 @@ grep -q 'closed-loop load: client / server' "$OUT/report.md" || fail "the report
 taskset -c 1 sh -c 'while :; do :; done' &
 hog=$!
 trap 'kill $hog 2>/dev/null' EXIT INT TERM
-starved() {
+# One short epoll point at n=1000 into $T/$1 (log: $T/$1.log), beside a busy loop.
+hogged_run() {
   "$LAB" run echo --scale 1000 --variants epoll --opt warmup_s=0.2 --opt phase_s=1 --opt rate=2000 \
-    --opt open_s=0.2 --timeout 60 --out "$T/starved$1" > "$T/starved$1.log" 2>&1 || { cat "$T/starved$1.log"; return 2; }
+    --opt open_s=0.2 --timeout 60 --out "$T/$1" > "$T/$1.log" 2>&1
+}
+starved() {
+  hogged_run "starved$1" || { cat "$T/starved$1.log"; return 2; }
   python3 - "$T/starved$1" <<'PY'
 import json, sys
 f = json.load(open(f"{sys.argv[1]}/points/echo-epoll-n1000-r1.json"))["client_figures"]
@@ -103,8 +107,7 @@ grep -q '>= [0-9]* (client-bound)' "$S/report.md" || grep -q '"bound":"both"' "$
 # --- the same busy loop on the server's CPU: the server limits, not the client
 taskset -c 0 sh -c 'while :; do :; done' &
 hog=$!
-"$LAB" run echo --scale 1000 --variants epoll --opt warmup_s=0.2 --opt phase_s=1 --opt rate=2000 --opt open_s=0.2 \
-  --timeout 60 --out "$T/slowserver" > "$T/slowserver.log" 2>&1
+hogged_run slowserver
 rc=$?
 kill $hog; wait $hog 2>/dev/null
 [ $rc -eq 0 ] || { cat "$T/slowserver.log"; fail "slow-server run exited $rc"; }
