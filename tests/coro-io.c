@@ -2,7 +2,9 @@
  * park only the coroutine (many 20 ms sleeps on one worker overlap); pipe
  * read/write where the reader parks first; a socketpair with a reader and a
  * writer on the same fd at once; accept/connect/send/recv on 127.0.0.1;
- * coro_poll; errors come back as -1/errno. coro_backend_name() names the
+ * coro_poll; errors come back as -1/errno; coro_send_recv (a 1 MiB send
+ * larger than the socket buffer, then the answer, into the same buffer or
+ * another; -1/EPIPE and nothing sent once the peer is gone). coro_backend_name() names the
  * backend that ran.  io_uring runs twice: with the ring this kernel gives,
  * and with the COOP_TASKRUN ring of kernels without DEFER_TASKRUN (forced
  * by LAB_CORO_URING_MODE=1; its features must say coop_taskrun). Skips (77) when io_uring is unavailable. */
@@ -226,6 +228,75 @@ test_tcp_loopback (void **state)
   close (lfd);
 }
 
+enum { BIG = 1 << 20, TURNS = 3 };
+static char big[BIG];
+static char answers[TURNS][8];
+static size_t turn_sent[TURNS];
+static ssize_t dead_r;
+static int dead_errno;
+static size_t dead_sent = 99;
+
+/* Reads each BIG request whole, answers "ok<i>". */
+static void
+answerer (void *arg)
+{
+  static char in[CHUNK];
+  for (int i = 0; i < TURNS; i++)
+    {
+      for (size_t have = 0; have < BIG;)
+        {
+          ssize_t r = coro_recv (sp[1], in, sizeof in, 0);
+          if (r <= 0)
+            fail ();
+          have += (size_t) r;
+        }
+      char a[4] = { 'o', 'k', (char) ('0' + i), 0 };
+      if (coro_send (sp[1], a, sizeof a, 0) != sizeof a)
+        fail ();
+    }
+  coro_wg_done (&wg);
+}
+
+static void
+asker (void *arg)
+{
+  for (int i = 0; i < TURNS; i++)
+    {
+      /* turn 1 receives into the buffer it sent from */
+      char *in = i == 1 ? big : answers[i];
+      ssize_t n = coro_send_recv (sp[0], big, BIG, &turn_sent[i], in, i == 1 ? BIG : sizeof answers[i]);
+      if (n != 4)
+        fail_msg ("turn %d: %zd (%s)", i, n, strerror (errno));
+      if (i == 1)
+        memcpy (answers[i], big, 4);
+    }
+  close (sp[1]); /* the peer is gone: the next send fails */
+  dead_r = coro_send_recv (sp[0], "x", 1, &dead_sent, answers[0], 1);
+  dead_errno = errno;
+  coro_wg_done (&wg);
+}
+
+static void
+test_send_recv (void **state)
+{
+  assert_int_equal (socketpair (AF_UNIX, SOCK_STREAM | SOCK_CLOEXEC, 0, sp), 0);
+  memset (big, 'y', sizeof big);
+  coro_wg_add (&wg, 2);
+  coro_spawn (answerer, NULL);
+  coro_spawn (asker, NULL);
+  coro_wg_wait (&wg);
+  for (int i = 0; i < TURNS; i++)
+    {
+      char want[4] = { 'o', 'k', (char) ('0' + i), 0 };
+      assert_memory_equal (answers[i], want, 4);
+      assert_int_equal (turn_sent[i], BIG);
+    }
+  assert_int_equal (dead_r, -1);
+  assert_int_equal (dead_errno, EPIPE);
+  assert_int_equal (dead_sent, 0);
+  close (sp[0]);
+}
+
 static int poll_rev;
 static ssize_t bad_read;
 static int bad_errno;
@@ -288,14 +359,16 @@ main (void)
         cmocka_unit_test_setup_teardown (test_socketpair_full_duplex, setup, teardown),
         cmocka_unit_test_setup_teardown (test_tcp_loopback, setup, teardown),
         cmocka_unit_test_setup_teardown (test_poll_and_errors, setup, teardown),
+        cmocka_unit_test_setup_teardown (test_send_recv, setup, teardown),
       };
-      struct CMUnitTest t[5];
-      for (int i = 0; i < 5; i++)
+      enum { NT = sizeof tests / sizeof tests[0] };
+      struct CMUnitTest t[NT];
+      for (int i = 0; i < NT; i++)
         {
           t[i] = tests[i];
           t[i].initial_state = (void *) backends[b];
         }
-      rc |= _cmocka_run_group_tests (backends[b], t, 5, NULL, NULL);
+      rc |= _cmocka_run_group_tests (backends[b], t, NT, NULL, NULL);
     }
   return rc ? 1 : 0;
 }

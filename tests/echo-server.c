@@ -210,6 +210,13 @@ test_echo_variants (void **state)
           assert_non_null (strstr (json_object_get_string (f), "provided_buffers"));
           assert_non_null (strstr (json_object_get_string (f), "registered_files"));
         }
+      if (strcmp (variants[v], "coro-uring") == 0)
+        {
+          /* each answer goes out linked to the next receive (io-uring.c) */
+          json_object *f = NULL;
+          assert_true (json_object_object_get_ex (r, "uring_features", &f));
+          assert_non_null (strstr (json_object_get_string (f), "linked send+recv"));
+        }
       json_object_put (r);
     }
 }

@@ -4,13 +4,14 @@
  *
  * The runtime starts one worker per server CPU with the backend the variant
  * names; an acceptor coroutine loops on coro_accept and spawns a handler per
- * connection that loops coro_recv / coro_send (the socket calls epoll.c
- * and uring.c make too; each parks only itself) with its buffer on its own
- * stack (--stack, default 16 KiB: the 4 KiB buffer plus libc's frames).  The runtime's io_uring backend tries a write
- * without waiting first and issues one-shot read/accept requests (no
- * multishot, no provided buffers: a parked coroutine owns its buffer); its
- * own account of that (coro_backend_features) is the report's
- * `uring_features`.
+ * connection that receives a request and answers it with coro_send_recv:
+ * the answer and the next receive in one call (the socket calls epoll.c and
+ * uring.c make too; each parks only itself), its buffer on its own stack
+ * (--stack, default 16 KiB: the 4 KiB buffer plus libc's frames).  On the
+ * io_uring backend that is a SEND linked to a RECV (one-shot, no provided
+ * buffers: a parked coroutine owns its buffer), on epoll a send tried first
+ * and a recv; the runtime's own account (coro_backend_features) is the
+ * report's `uring_features`.
  */
 #include <errno.h>
 #include <stdio.h>
@@ -31,10 +32,23 @@ handler (void *arg)
   int fd = (int) (intptr_t) arg;
   struct echo_proto_state st = { 0 };
   char buf[ECHO_BUF];
+  const char *out = NULL; /* the answer to send before the next receive */
+  size_t outlen = 0;
 
   for (;;)
     {
-      ssize_t n = coro_recv (fd, buf, sizeof buf, 0);
+      ssize_t n;
+      if (outlen)
+        {
+          size_t sent;
+          n = coro_send_recv (fd, out, outlen, &sent, buf, sizeof buf);
+          echo_count (&echo_stats.bytes_out, sent);
+          if (sent < outlen)
+            break;
+          outlen = 0;
+        }
+      else
+        n = coro_recv (fd, buf, sizeof buf, 0);
       if (n <= 0)
         {
           if (n < 0 && errno == EINTR)
@@ -43,19 +57,21 @@ handler (void *arg)
             echo_count (&echo_stats.resets, 1);
           break;
         }
-      size_t k = echo_proto_feed (S->proto, &st, buf, (size_t) n), len;
-      int bad = 0;
+      size_t k = echo_proto_feed (S->proto, &st, buf, (size_t) n);
       if (S->proto == ECHO_PROTO_ECHO)
-        bad = echo_write_all (fd, buf, k, coro_send) < 0;
+        out = buf, outlen = k;
       else
-        for (; k > 0 && !bad; k -= k < ECHO_HTTP_BATCH ? k : ECHO_HTTP_BATCH)
-          {
-            const char *out = echo_http_responses (k < ECHO_HTTP_BATCH ? k : ECHO_HTTP_BATCH, &len);
-            bad = echo_write_all (fd, out, len, coro_send) < 0;
-          }
-      if (bad)
-        break;
+        {
+          /* all but the last batch of answers now, the last with the next receive */
+          for (; k > ECHO_HTTP_BATCH; k -= ECHO_HTTP_BATCH)
+            if (echo_write_all (fd, echo_http_responses (ECHO_HTTP_BATCH, &outlen), outlen, coro_send) < 0)
+              goto done;
+          outlen = 0;
+          if (k)
+            out = echo_http_responses (k, &outlen);
+        }
     }
+done:
   close (fd);
   echo_count_open (-1);
 }

@@ -110,8 +110,9 @@ struct coro
   uint8_t state;
   uint8_t flags;
   uint8_t xfer_ok;
-  uint8_t pad;
+  uint8_t io_pending;          /* io-uring.c: CQEs still due for a send+recv pair, else 0 */
   int32_t io_res;              /* result of the last I/O op */
+  int32_t io_res_link;         /* io-uring.c: the send's result in a send+recv pair */
   uint32_t id;                 /* spawn serial number (wraps), for coro_dump */
 };
 
@@ -212,6 +213,10 @@ struct coro_backend
   void (*fini) (struct coro_worker *w);
   /* Runs req for the current coroutine (parking it); returns result or -errno. */
   long (*op) (struct coro_worker *w, struct coro *self, const struct coro_io_req *req);
+  /* coro_send_recv in one step (out: req->buf/len, in: in/inlen), or NULL:
+     io.c then makes it a send loop and a recv. */
+  long (*send_recv) (struct coro_worker *w, struct coro *self, const struct coro_io_req *req, void *in,
+                     size_t inlen, size_t *sent);
   /* Flushes submissions and readies finished waiters; waits up to timeout_ns
      (-1 = forever, 0 = don't block); wakes early on coro_backend_wake. */
   void (*poll) (struct coro_worker *w, int64_t timeout_ns);

@@ -98,6 +98,13 @@ int coro_accept (int fd, struct sockaddr *addr, socklen_t *addrlen, int flags);
 int coro_connect (int fd, const struct sockaddr *addr, socklen_t addrlen);
 /* Waits until fd has one of `events` (POLLIN, POLLOUT); returns the revents. */
 int coro_poll (int fd, short events);
+/* Sends all `outlen` bytes of `out` (as coro_send, MSG_NOSIGNAL), then
+   receives once into `in` (as coro_recv): a request/response turn.  Returns
+   the receive's result, or -1 with errno from whichever call failed;
+   *sent says how much of `out` went (outlen unless the send failed).  On
+   io_uring the two are one linked pair of SQEs and one park; elsewhere two
+   calls.  `in` may be `out`: the receive starts after the send is done. */
+ssize_t coro_send_recv (int fd, const void *out, size_t outlen, size_t *sent, void *in, size_t inlen);
 
 /* Synchronisation; a waiter parks, it never spins.  Coroutines only. */
 struct coro_lock

@@ -97,6 +97,34 @@ coro_connect (int fd, const struct sockaddr *addr, socklen_t addrlen)
                                               .addrlen = addrlen });
 }
 
+ssize_t
+coro_send_recv (int fd, const void *out, size_t outlen, size_t *sent, void *in, size_t inlen)
+{
+  struct coro *self = coro_self ();
+  *sent = 0;
+  if (self && coro_S.be->send_recv)
+    {
+      struct coro_io_req q = { .op = CIO_SEND, .fd = fd, .buf = (void *) out, .len = outlen,
+                               .flags = MSG_NOSIGNAL };
+      return coro_set_errno (coro_S.be->send_recv (self->w, self, &q, in, inlen, sent));
+    }
+  while (*sent < outlen)
+    {
+      ssize_t n = coro_send (fd, (const char *) out + *sent, outlen - *sent, 0);
+      if (n < 0 && errno == EINTR)
+        continue;
+      if (n < 0)
+        return -1;
+      if (n == 0)
+        {
+          errno = EPIPE; /* a stream socket never takes 0 of a non-empty send */
+          return -1;
+        }
+      *sent += (size_t) n;
+    }
+  return coro_recv (fd, in, inlen, 0);
+}
+
 int
 coro_poll (int fd, short events)
 {
