@@ -49,6 +49,8 @@ const struct lab_metric_info lab_metrics[LAB_M__COUNT] = {
                                 LAB_PER_NONE, 1, "ns", 1 },
   [LAB_M_START_P50] = { LAB_M_START_P50, "start_lat_p50_ns", "start_lat_p50_ns", LAB_PER_NONE, 1, "ns", 1 },
   [LAB_M_START_P99] = { LAB_M_START_P99, "start_lat_p99_ns", "start_lat_p99_ns", LAB_PER_NONE, 1, "ns", 1 },
+  [LAB_M_SERVER_CPU_PER_REQ] = { LAB_M_SERVER_CPU_PER_REQ, "server_cpu_ns_per_req",
+                                 "client_figures.server_cpu_per_req_ns", LAB_PER_NONE, 1, "ns", 1 },
 };
 
 /* A number from o[key] (numbers, or strings as summary.csv gives them); -1 when absent or empty. */
@@ -151,7 +153,8 @@ lab_stat_of (struct lab_stat *s, double *v, int n)
 }
 
 /* One repeat's value of metric `m`, or -1 when not measured.  A key
-   "workload.K" is K of the workload's own report; others are summary columns. */
+   "workload.K" is K of the workload's own report, "client_figures.K" K of
+   the point's client figures; others are summary columns. */
 static double
 metric_value (const struct lab_metric_info *m, struct json_object *point, long n)
 {
@@ -160,6 +163,8 @@ metric_value (const struct lab_metric_info *m, struct json_object *point, long n
 
   if (strncmp (m->key, "workload.", 9) == 0)
     x = num (json_object_object_get (point, "workload"), m->key + 9);
+  else if (strncmp (m->key, "client_figures.", 15) == 0)
+    x = num (json_object_object_get (point, "client_figures"), m->key + 15);
   else
     x = num (s, m->key);
   if (x < 0 || !isfinite (x))

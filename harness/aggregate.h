@@ -53,6 +53,7 @@ enum lab_metric
   LAB_M_SPAWN_NS_PER_TASK,      /* ns: the workload's spawn_ns_per_task (creation cost) */
   LAB_M_START_P50,              /* ns: spawn call -> first run, median task */
   LAB_M_START_P99,
+  LAB_M_SERVER_CPU_PER_REQ,     /* ns: echo's server CPU per request over the closed loop */
   LAB_M__COUNT,
 };
 
@@ -68,7 +69,8 @@ struct lab_metric_info
 {
   enum lab_metric id;
   const char *name;   /* column name in the plots' .dat files and compare output */
-  const char *key;    /* summary key it comes from */
+  const char *key;    /* summary key it comes from ("workload.K": the workload's
+                         report; "client_figures.K": a point's client figures) */
   enum lab_per per;
   double scale;       /* multiplied after dividing (1e9: s -> ns) */
   const char *unit;   /* for axis labels: "s", "ns", "bytes", "per op", "1/s" */

@@ -155,6 +155,20 @@ cap_bound_note (FILE *f, const struct lab_agg *a, const struct lab_agg *b)
   return 0;
 }
 
+/* The server-side cost a client-bound capacity cannot show: CPU per
+   request over the closed loop, medians over the repeats. */
+static void
+cpu_per_req_note (FILE *f, const struct lab_agg *a, const struct lab_agg *b)
+{
+  const struct lab_stat *sa = &a->m[LAB_M_SERVER_CPU_PER_REQ], *sb = &b->m[LAB_M_SERVER_CPU_PER_REQ];
+  if (sa->n == 0 || sb->n == 0 || sa->med <= 0 || sb->med <= 0)
+    return;
+  fprintf (f, " Server CPU per request over the closed loop: %s %.2f us (%.2f-%.2f), %s %.2f us (%.2f-%.2f): %s's "
+              "server spends %.2fx %s's per request.",
+           a->variant, sa->med / 1e3, sa->min / 1e3, sa->max / 1e3, b->variant, sb->med / 1e3, sb->min / 1e3,
+           sb->max / 1e3, a->variant, sa->med / sb->med, b->variant);
+}
+
 static int
 ran_echo (const struct lab_agg *agg, int n)
 {
@@ -301,6 +315,7 @@ capacity_ratios (FILE *f, const struct lab_agg *agg, int n)
         fprintf (f, "- n=%ld: %s / %s = **%.2fx**.", a->n, a->variant, b->variant, a->ops_per_s / b->ops_per_s);
         if (cap_bound_note (f, a, b) == 1)
           fprintf (f, " Neither point's capacity was limited by the client.");
+        cpu_per_req_note (f, a, b);
         contended_note (f, a, b);
         fprintf (f, "\n");
       }
@@ -318,9 +333,9 @@ lab_report_echo_section (FILE *f, const char *exp, const struct lab_agg *agg, in
               "from each request's intended send time):\n\n");
   fprintf (f, "| variant | n | capacity req/s | open-loop rate | p50 ms | p99 ms | p99.9 ms | max ms | "
               "unanswered | server mem/conn | server sys CPU |%s closed-loop load: client / server | "
-              "client late > 1 ms |\n",
+              "client late > 1 ms | server CPU/req us |\n",
            wrk ? " wrk req/s | wl-loadgen req/s | difference |" : "");
-  fprintf (f, "|---|---|---|---|---|---|---|---|---|---|---|%s---|---|\n", wrk ? "---|---|---|" : "");
+  fprintf (f, "|---|---|---|---|---|---|---|---|---|---|---|%s---|---|---|\n", wrk ? "---|---|---|" : "");
   for (int i = 0; i < n; i++)
     {
       const struct lab_agg *g = &agg[i];
@@ -356,6 +371,10 @@ lab_report_echo_section (FILE *f, const char *exp, const struct lab_agg *agg, in
         fprintf (f, " %.1f%% |", 100 * late);
       else
         fprintf (f, " - |");
+      if (g->m[LAB_M_SERVER_CPU_PER_REQ].n > 0)
+        fprintf (f, " %.2f |", g->m[LAB_M_SERVER_CPU_PER_REQ].med / 1e3);
+      else
+        fprintf (f, " - |");
       fprintf (f, "\n");
     }
   capacity_ratios (f, agg, n);
@@ -367,7 +386,9 @@ lab_report_echo_section (FILE *f, const char *exp, const struct lab_agg *agg, in
               "limit, a lower bound on the server's.  CONTENDED: a side waited on a run queue for more than %.0f%% "
               "of the window (other work on its CPU), so the capacity measures this machine's load too.  \"Client late\" is the share of open-loop requests the "
               "generator itself sent more than 1 ms after their intended time (its own stalls, not the "
-              "server's).\n",
+              "server's).  \"Server CPU/req\" is the server's CPU over the closed loop's window (its cgroup, less "
+              "a coroutine server's idle spinning) per request answered in it, the median over the repeats: "
+              "what a client-bound capacity cannot show.\n",
            LAB_ECHO_SATURATED, 100 * LAB_ECHO_CONTENDED);
   fprintf (f, "\nThe open-loop rate is the same for every variant at one n (`--opt rate=R`, else half the slowest "
               "variant's capacity from the calibration pass in calibration/). Memory per connection is the "

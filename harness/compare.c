@@ -15,7 +15,8 @@
 #include "utils.h"
 
 const enum lab_metric lab_cmp_metrics[] = { LAB_M_WALL,    LAB_M_NS_PER_OP, LAB_M_CG_PEAK,
-                                            LAB_M_RSS_PEAK, LAB_M_LAT_P50,  LAB_M_LAT_P99 };
+                                            LAB_M_RSS_PEAK, LAB_M_LAT_P50,  LAB_M_LAT_P99,
+                                            LAB_M_SERVER_CPU_PER_REQ };
 const int lab_cmp_n_metrics = (int) ARRAY_SIZE (lab_cmp_metrics);
 
 const char *
@@ -106,14 +107,14 @@ spread (char *buf, size_t len, enum lab_metric m, const struct lab_stat *s)
 static void
 write_terminal (FILE *f, const struct lab_cmp_row *rows, int n)
 {
-  fprintf (f, "%-10s %-20s %9s  %-13s %-36s %-36s %7s  %s\n", "experiment", "variant", "n", "figure", "A", "B",
+  fprintf (f, "%-10s %-20s %9s  %-21s %-36s %-36s %7s  %s\n", "experiment", "variant", "n", "figure", "A", "B",
            "B/A", "");
   for (int i = 0; i < n; i++)
     {
       char a[96], b[96];
       spread (a, sizeof (a), rows[i].metric, &rows[i].a->m[rows[i].metric]);
       spread (b, sizeof (b), rows[i].metric, &rows[i].b->m[rows[i].metric]);
-      fprintf (f, "%-10s %-20s %9ld  %-13s %-36s %-36s %7.3f  %s%s\n", rows[i].a->experiment, rows[i].a->variant,
+      fprintf (f, "%-10s %-20s %9ld  %-21s %-36s %-36s %7.3f  %s%s\n", rows[i].a->experiment, rows[i].a->variant,
                rows[i].a->n, lab_metrics[rows[i].metric].name, a, b, rows[i].ratio, lab_cmp_mark_name (rows[i].mark),
                rows[i].regression ? "  REGRESSION" : "");
     }

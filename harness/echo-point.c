@@ -389,6 +389,15 @@ lab_echo_judge_bound (struct json_object *figs, const char *variant)
                           cws < 0 && sws < 0 ? NULL : json_object_new_boolean (cws > LAB_ECHO_CONTENDED || sws > LAB_ECHO_CONTENDED));
 }
 
+void
+lab_echo_server_cpu_per_req (struct json_object *figs, const char *variant)
+{
+  double cpu = get_num (figs, "server_cpu_s"), ops = get_num (figs, "ops");
+  double idle = strncmp (variant, "coro-", 5) == 0 ? get_num (figs, "server_idle_spin_s") : 0;
+  double v = cpu >= 0 && idle >= 0 && idle <= cpu && ops > 0 ? (cpu - idle) / ops * 1e9 : -1;
+  json_object_object_add (figs, "server_cpu_per_req_ns", v >= 0 ? json_object_new_double (v) : NULL);
+}
+
 static struct json_object *
 echo_judge (const struct lab_companion *c, const struct lab_point *pt, const char *dir, const char **status,
             char *detail, size_t len)
@@ -407,7 +416,10 @@ echo_judge (const struct lab_companion *c, const struct lab_point *pt, const cha
       json_object_object_add (figs, "ops_per_s", w > 0 ? json_object_new_double (w) : NULL);
     }
   if (rep)
-    lab_echo_judge_bound (figs, pt->variant);
+    {
+      lab_echo_judge_bound (figs, pt->variant);
+      lab_echo_server_cpu_per_req (figs, pt->variant);
+    }
   if (strcmp (*status, "ok") != 0)
     {
       if (strcmp (*status, "timeout") == 0 && c->ready_timed_out)

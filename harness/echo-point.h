@@ -22,6 +22,12 @@ extern const struct lab_companion_ops lab_echo_companion;
    and client_bound; client_wait_share, server_wait_share (run-queue wait
    / window x CPUs) and contended. */
 void lab_echo_judge_bound (struct json_object *figs, const char *variant);
+/* Adds server_cpu_per_req_ns: the server's CPU over the closed window (its
+   cgroup), less a coroutine server's idle spinning, per request answered in
+   that window; null where a reading is missing (a coroutine server's
+   spinning unread included).  A server-side cost that a client-bound
+   capacity cannot show. */
+void lab_echo_server_cpu_per_req (struct json_object *figs, const char *variant);
 /* wrk's "Requests/sec:" figure from its stdout file, or -1. */
 double lab_echo_wrk_rate (const char *path);
 

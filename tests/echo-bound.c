@@ -9,7 +9,10 @@
  * client-bound capacity, a lower bound when only the faster side was
  * client-bound, undecided when the slower one or both were, no qualifier
  * when neither was; a side that waited on a run queue for a tenth of the
- * window marks its row CONTENDED. */
+ * window marks its row CONTENDED.  Server CPU per request over the closed
+ * loop: the server's CPU less a coroutine server's idle spinning, per
+ * request (none without the spinning read); the report gives its median
+ * and range beside each capacity ratio and in the table. */
 #include <setjmp.h>
 #include <stdarg.h>
 #include <stddef.h>
@@ -123,6 +126,35 @@ judge_cases (void **state)
   json_object_put (o);
 }
 
+static double
+cpu_per_req (double cpu, double idle, double ops, const char *variant)
+{
+  struct json_object *o = json_object_new_object (), *v = NULL;
+  json_object_object_add (o, "server_cpu_s", json_object_new_double (cpu));
+  json_object_object_add (o, "server_idle_spin_s", idle >= 0 ? json_object_new_double (idle) : NULL);
+  json_object_object_add (o, "ops", json_object_new_int64 ((int64_t) ops));
+  lab_echo_server_cpu_per_req (o, variant);
+  assert_true (json_object_object_get_ex (o, "server_cpu_per_req_ns", &v));
+  double r = v ? json_object_get_double (v) : -1;
+  json_object_put (o);
+  return r;
+}
+
+static void
+cpu_per_req_cases (void **state)
+{
+  (void) state;
+  /* 1.9 s of server CPU, 0.1 s of it idle spinning, 500,000 requests: 3.6 us each */
+  assert_float_equal (cpu_per_req (1.9, 0.1, 500000, "coro-uring"), 3600, 1e-6);
+  /* an event loop does not spin: all its CPU counts (a stray reading is not used) */
+  assert_float_equal (cpu_per_req (1.9, 0.1, 500000, "epoll"), 3800, 1e-6);
+  /* a coroutine server whose spinning was not read, no requests, a spin over
+     the CPU (readings from different moments): no figure */
+  assert_float_equal (cpu_per_req (1.9, -1, 500000, "coro-uring"), -1, 0);
+  assert_float_equal (cpu_per_req (1.9, 0.1, 0, "epoll"), -1, 0);
+  assert_float_equal (cpu_per_req (0.1, 0.2, 500000, "coro-epoll"), -1, 0);
+}
+
 /* A point as lab_points_load gives it: ok, capacity `ops`, client_bound `cb` (-1 null). */
 static struct json_object *
 point (const char *variant, int repeat, double ops, int cb)
@@ -229,6 +261,31 @@ report_cases (void **state)
   assert_non_null (strstr (s, "| coro-uring | 1000 | 101000 |"));
   free (s);
   json_object_put (pts);
+
+  /* server CPU per request: median and range of the repeats, in the ratio
+     sentence and the table's last column; "-" where no repeat had it */
+  pts = json_object_new_array ();
+  double ns[] = { 3700, 3500, 3600, 4000, 4400, 4200 };
+  for (int i = 0; i < 6; i++)
+    {
+      struct json_object *p = point (i < 3 ? "coro-uring" : "epoll", 1 + i % 3, 200000, 1), *f = NULL;
+      json_object_object_get_ex (p, "client_figures", &f);
+      json_object_object_add (f, "server_cpu_per_req_ns", json_object_new_double (ns[i]));
+      json_object_array_add (pts, p);
+    }
+  json_object_array_add (pts, point ("thread", 1, 100000, 0));
+  s = section (pts);
+  assert_non_null (strstr (s, "Server CPU per request over the closed loop: coro-uring 3.60 us (3.50-3.70), "
+                              "epoll 4.20 us (4.00-4.40): coro-uring's server spends 0.86x epoll's per request."));
+  assert_non_null (strstr (s, "| 3.60 |\n"));
+  assert_non_null (strstr (s, "| 4.20 |\n"));
+  assert_non_null (strstr (s, "| - |\n")); /* thread's row */
+  /* thread has no figure: its ratio sentence says nothing of it */
+  const char *t = strstr (s, "coro-uring / thread");
+  assert_non_null (t);
+  assert_true (strstr (t, "Server CPU") == NULL || strstr (t, "Server CPU") > strchr (t, '\n'));
+  free (s);
+  json_object_put (pts);
 }
 
 int
@@ -236,6 +293,7 @@ main (void)
 {
   const struct CMUnitTest tests[] = {
     cmocka_unit_test (judge_cases),
+    cmocka_unit_test (cpu_per_req_cases),
     cmocka_unit_test (report_cases),
   };
   return cmocka_run_group_tests (tests, NULL, NULL);
