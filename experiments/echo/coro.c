@@ -9,9 +9,9 @@
  * uring.c make too; each parks only itself), its buffer on its own stack
  * (--stack, default 16 KiB: the 4 KiB buffer plus libc's frames).  On the
  * io_uring backend that is a SEND linked to a RECV (one-shot, no provided
- * buffers: a parked coroutine owns its buffer), on epoll a send tried first
- * and a recv; the runtime's own account (coro_backend_features) is the
- * report's `uring_features`.
+ * buffers: a parked coroutine owns its buffer), on epoll a send tried first,
+ * a wait for readable and the recv; the runtime's own account
+ * (coro_backend_features) is the report's `uring_features`.
  */
 #include <errno.h>
 #include <stdio.h>

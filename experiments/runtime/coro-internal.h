@@ -213,8 +213,8 @@ struct coro_backend
   void (*fini) (struct coro_worker *w);
   /* Runs req for the current coroutine (parking it); returns result or -errno. */
   long (*op) (struct coro_worker *w, struct coro *self, const struct coro_io_req *req);
-  /* coro_send_recv in one step (out: req->buf/len, in: in/inlen), or NULL:
-     io.c then makes it a send loop and a recv. */
+  /* coro_send_recv in one step (out: req->buf/len, in: in/inlen); NULL
+     would make io.c do it as a send loop and a recv. */
   long (*send_recv) (struct coro_worker *w, struct coro *self, const struct coro_io_req *req, void *in,
                      size_t inlen, size_t *sent);
   /* Flushes submissions and readies finished waiters; waits up to timeout_ns

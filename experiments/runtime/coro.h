@@ -102,8 +102,10 @@ int coro_poll (int fd, short events);
    receives once into `in` (as coro_recv): a request/response turn.  Returns
    the receive's result, or -1 with errno from whichever call failed;
    *sent says how much of `out` went (outlen unless the send failed).  On
-   io_uring the two are one linked pair of SQEs and one park; elsewhere two
-   calls.  `in` may be `out`: the receive starts after the send is done. */
+   io_uring the two are one linked pair of SQEs and one park; on epoll the
+   receive waits for readiness before it tries (the peer has only just been
+   sent what it answers); outside a coroutine two blocking calls.  `in` may
+   be `out`: the receive starts after the send is done. */
 ssize_t coro_send_recv (int fd, const void *out, size_t outlen, size_t *sent, void *in, size_t inlen);
 
 /* Synchronisation; a waiter parks, it never spins.  Coroutines only. */

@@ -6,7 +6,10 @@
  * non-blocking for the call); when it would block, the coroutine waits for
  * readiness: the fd is armed EPOLLONESHOT in the worker's set with a reader
  * and a writer slot per fd (so one coroutine may read while another writes the
- * same fd), then the call is retried.  The worker's eventfd sits in the set
+ * same fd), then the call is retried.  coro_send_recv sends the same way,
+ * then waits for readiness BEFORE its receive: the peer has only just been
+ * sent what it answers, so a first try would find nothing (one failed
+ * recvfrom per request turn saved).  The worker's eventfd sits in the set
  * for wake-ups; timers become epoll_pwait2's nanosecond timeout (epoll_wait's
  * millisecond one, rounded up, where epoll_pwait2 is missing).
  */
@@ -225,6 +228,30 @@ ep_op (struct coro_worker *w, struct coro *self, const struct coro_io_req *q)
     }
 }
 
+/* coro_send_recv: all of q's bytes as ep_op sends them, then a wait for
+   readable before the one receive (see the top of this file). */
+static long
+ep_send_recv (struct coro_worker *w, struct coro *self, const struct coro_io_req *q, void *in, size_t inlen,
+              size_t *sent)
+{
+  while (*sent < q->len)
+    {
+      struct coro_io_req rest = *q;
+      rest.buf = (char *) q->buf + *sent;
+      rest.len = q->len - *sent;
+      long n = ep_op (self->w, self, &rest);
+      if (n < 0)
+        return n;
+      if (n == 0)
+        return -EPIPE;
+      *sent += (size_t) n;
+    }
+  long r = wait_ready (self->w, self, q->fd, POLLIN);
+  if (r < 0)
+    return r;
+  return ep_op (self->w, self, &(struct coro_io_req){ .op = CIO_RECV, .fd = q->fd, .buf = in, .len = inlen });
+}
+
 static void
 dispatch (struct coro_worker *w, struct ep *e, int fd, uint32_t ev)
 {
@@ -288,7 +315,7 @@ static const char *
 ep_features (struct coro_worker *w)
 {
   (void) w;
-  return "try-first,epoll oneshot on EAGAIN";
+  return "try-first,epoll oneshot on EAGAIN,send+recv waits before its recv";
 }
 
 const struct coro_backend coro_backend_epoll = {
@@ -297,5 +324,6 @@ const struct coro_backend coro_backend_epoll = {
   .init = ep_init,
   .fini = ep_fini,
   .op = ep_op,
+  .send_recv = ep_send_recv,
   .poll = ep_poll,
 };
