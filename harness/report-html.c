@@ -4,9 +4,15 @@
  * and no JavaScript: inline CSS, plots as <img> of the PNGs next to links to
  * the SVG, the gnuplot script and the data, and links to summary.csv,
  * meta.json and every point's files (JSON, .hgrm histograms, stdout/stderr).
+ * The experiments' own sections of report.md (echo's client and server
+ * figures and capacity ratios, udp/wakeup/blocking's accounts, memory's and
+ * pressure's per-task and swap tables) are written as markdown by their
+ * helpers and turned into HTML here by md_block (paragraphs, "- " lists and
+ * "|" tables, with inline_md inside), so both reports say the same.
  * Every link is relative to DIR, so the directory can be moved or archived.
  */
 #include <dirent.h>
+#include <stdbool.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -14,6 +20,9 @@
 #include "catalog.h"
 #include "claims.h"
 #include "plot.h"
+#include "report-echo.h"
+#include "report-io.h"
+#include "report-scale.h"
 #include "report.h"
 #include "status.h"
 #include "utils.h"
@@ -258,6 +267,87 @@ table_section (FILE *f, const char *exp, const struct lab_agg *agg, int n)
       }
 }
 
+/* One markdown table row ("| a | b |") as <tr>; th for the header row. */
+static void
+md_row (FILE *f, char *line, bool head)
+{
+  fputs ("<tr>", f);
+  char *cell = line + 1, *bar;
+  while ((bar = strchr (cell, '|')))
+    {
+      *bar = '\0';
+      while (*cell == ' ')
+        cell++;
+      for (char *e = cell + strlen (cell); e > cell && e[-1] == ' ';)
+        *--e = '\0';
+      fputs (head ? "<th>" : "<td>", f);
+      inline_md (f, cell);
+      fputs (head ? "</th>" : "</td>", f);
+      cell = bar + 1;
+    }
+  fputs ("</tr>\n", f);
+}
+
+/* The markdown that report.md's helpers write, as HTML: a "|" line starts
+   (or continues) a table, whose first row is its header and whose "|---"
+   row is dropped; "- " lines a list; other lines a paragraph; a blank line
+   ends what is open. */
+static void
+md_block (FILE *f, char *md)
+{
+  enum md_kind { NONE, PARA, LIST, TABLE } open = NONE;
+  int rows = 0;
+  static const char *const close[] = { "", "</p>\n", "</ul>\n", "</table>\n" };
+  for (char *line = md, *next; line && *line; line = next)
+    {
+      next = strchr (line, '\n');
+      if (next)
+        *next++ = '\0';
+      enum md_kind kind = line[0] == '|' ? TABLE : (line[0] == '-' && line[1] == ' ') ? LIST : line[0] ? PARA : NONE;
+      if (kind != open || kind == NONE)
+        {
+          fputs (close[open], f);
+          fputs (kind == TABLE ? "<table>\n" : kind == LIST ? "<ul>\n" : kind == PARA ? "<p>" : "", f);
+          open = kind;
+          rows = 0;
+        }
+      else if (kind == PARA)
+        fputc ('\n', f);
+      if (kind == TABLE)
+        {
+          if (strncmp (line, "|---", 4) != 0)
+            md_row (f, line, rows == 0);
+          rows++;
+        }
+      else if (kind == LIST)
+        {
+          fputs ("<li>", f);
+          inline_md (f, line + 2);
+          fputs ("</li>\n", f);
+        }
+      else if (kind == PARA)
+        inline_md (f, line);
+    }
+  fputs (close[open], f);
+}
+
+/* What report.md adds for `exp` beyond its table and plots (see the top). */
+static void
+extra_sections (FILE *f, const char *dir, const char *exp, const struct lab_agg *agg, int n)
+{
+  char *md = NULL;
+  size_t len = 0;
+  FILE *m = open_memstream (&md, &len);
+  if (m == NULL)
+    return;
+  lab_report_io_section (m, exp, agg, n);
+  lab_report_echo_section (m, exp, agg, n);
+  lab_report_scale (m, dir, exp);
+  if (fclose (m) == 0 && md)
+    md_block (f, md);
+  free (md);
+}
+
 static void
 plots_section (FILE *f, struct json_object *manifest, const char *exp)
 {
@@ -388,6 +478,7 @@ lab_report_html_write (const char *dir, struct json_object *meta, const struct l
           fputs ("</p>\n", f);
         }
       table_section (f, exps[e], agg, n);
+      extra_sections (f, dir, exps[e], agg, n);
       if (has_plots (manifest, exps[e]))
         legend (f, vs, nv, agg, n, exps[e]);
       plots_section (f, manifest, exps[e]);

@@ -12,7 +12,8 @@
  * window marks its row CONTENDED.  Server CPU per request over the closed
  * loop: the server's CPU less a coroutine server's idle spinning, per
  * request (none without the spinning read); the report gives its median
- * and range beside each capacity ratio and in the table. */
+ * and range beside each capacity ratio and in the table.  report.html carries
+ * the same section, turned into HTML (a table, a list, paragraphs). */
 #include <setjmp.h>
 #include <stdarg.h>
 #include <stddef.h>
@@ -26,6 +27,8 @@
 #include "aggregate.h"
 #include "echo-point.h"
 #include "report-echo.h"
+#include "report.h"
+#include "utils.h"
 
 static struct json_object *
 figs (double client_busy, double client_wait, double server_busy, double server_wait, double idle)
@@ -288,6 +291,35 @@ report_cases (void **state)
   json_object_put (pts);
 }
 
+/* The HTML report of two points: the echo section as HTML. */
+static void
+html_cases (void **state)
+{
+  struct json_object *pts = json_object_new_array (), *meta = json_object_new_object ();
+  struct lab_agg *agg = NULL;
+  int n = 0;
+  lab_error_t err = NULL;
+  char path[4200], *html = NULL;
+  (void) state;
+  json_object_array_add (pts, point ("epoll", 1, 100000, 1));
+  json_object_array_add (pts, point ("coro-uring", 1, 150000, 0));
+  assert_int_equal (lab_test_dir_init ("echo-bound"), 0);
+  assert_int_equal (lab_agg_build (pts, &agg, &n), 0);
+  assert_int_equal (lab_report_html_write (lab_test_dir, meta, agg, n, &err), 0);
+  snprintf (path, sizeof path, "%s/report.html", lab_test_dir);
+  assert_int_equal (lab_read_file (path, &html, NULL, NULL), 0);
+  assert_non_null (strstr (html, "<th>capacity req/s</th>"));
+  assert_non_null (strstr (html, "<th>server CPU/req us</th>"));
+  assert_non_null (strstr (html, "<tr><td>epoll</td><td>1000</td><td>&gt;= 100000 (client-bound)</td>"));
+  assert_null (strstr (html, "|---"));
+  assert_non_null (strstr (html, "<li>n=1000: coro-uring / epoll = <b>1.50x</b>. Undecided: epoll was client-bound"));
+  assert_non_null (strstr (html, "<p>Load = (CPU time over the closed loop"));
+  free (html);
+  free (agg);
+  json_object_put (pts);
+  json_object_put (meta);
+}
+
 int
 main (void)
 {
@@ -295,6 +327,7 @@ main (void)
     cmocka_unit_test (judge_cases),
     cmocka_unit_test (cpu_per_req_cases),
     cmocka_unit_test (report_cases),
+    cmocka_unit_test (html_cases),
   };
   return cmocka_run_group_tests (tests, NULL, NULL);
 }
