@@ -222,6 +222,10 @@ struct coro_backend
   void (*poll) (struct coro_worker *w, int64_t timeout_ns);
 };
 extern const struct coro_backend coro_backend_io_uring, coro_backend_epoll;
+/* Sends q's bytes from *sent on through the backend's op (parking as it
+   needs), adding to *sent; 0, or -errno (-EPIPE if the socket took none).
+   For the backends' send_recv. */
+long coro_io_send_rest (struct coro *self, const struct coro_io_req *q, size_t *sent);
 /* Makes w's poll return (writes w's eventfd). Any thread. */
 void coro_backend_wake (struct coro_worker *w);
 

@@ -234,19 +234,10 @@ static long
 ep_send_recv (struct coro_worker *w, struct coro *self, const struct coro_io_req *q, void *in, size_t inlen,
               size_t *sent)
 {
-  while (*sent < q->len)
-    {
-      struct coro_io_req rest = *q;
-      rest.buf = (char *) q->buf + *sent;
-      rest.len = q->len - *sent;
-      long n = ep_op (self->w, self, &rest);
-      if (n < 0)
-        return n;
-      if (n == 0)
-        return -EPIPE;
-      *sent += (size_t) n;
-    }
-  long r = wait_ready (self->w, self, q->fd, POLLIN);
+  long r = coro_io_send_rest (self, q, sent);
+  if (r < 0)
+    return r;
+  r = wait_ready (self->w, self, q->fd, POLLIN);
   if (r < 0)
     return r;
   return ep_op (self->w, self, &(struct coro_io_req){ .op = CIO_RECV, .fd = q->fd, .buf = in, .len = inlen });

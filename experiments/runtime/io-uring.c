@@ -269,18 +269,9 @@ uring_send_recv (struct coro_worker *w, struct coro *self, const struct coro_io_
     return self->io_res;
   /* short without an error (MSG_WAITALL should rule it out): the rest and
      the recv as plain calls; resumed, maybe on another worker: self->w */
-  while (*sent < q->len)
-    {
-      struct coro_io_req rest = *q;
-      rest.buf = (char *) q->buf + *sent;
-      rest.len = q->len - *sent;
-      long n = uring_op (self->w, self, &rest);
-      if (n < 0)
-        return n;
-      if (n == 0)
-        return -EPIPE;
-      *sent += (size_t) n;
-    }
+  long rest = coro_io_send_rest (self, q, sent);
+  if (rest < 0)
+    return rest;
   return uring_op (self->w, self, &(struct coro_io_req){ .op = CIO_RECV, .fd = q->fd, .buf = in, .len = inlen });
 }
 

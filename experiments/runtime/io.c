@@ -97,6 +97,26 @@ coro_connect (int fd, const struct sockaddr *addr, socklen_t addrlen)
                                               .addrlen = addrlen });
 }
 
+long
+coro_io_send_rest (struct coro *self, const struct coro_io_req *q, size_t *sent)
+{
+  while (*sent < q->len)
+    {
+      struct coro_io_req rest = *q;
+      rest.buf = (char *) q->buf + *sent;
+      rest.len = q->len - *sent;
+      long n = coro_S.be->op (self->w, self, &rest);
+      if (n == -EINTR)
+        continue;
+      if (n < 0)
+        return n;
+      if (n == 0)
+        return -EPIPE;
+      *sent += (size_t) n;
+    }
+  return 0;
+}
+
 ssize_t
 coro_send_recv (int fd, const void *out, size_t outlen, size_t *sent, void *in, size_t inlen)
 {
