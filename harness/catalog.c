@@ -104,6 +104,7 @@ static const char *const join_values[] = { "reaper", "after", NULL };
 static const char *const pin_values[] = { "same", "split", "none", NULL };
 static const char *const proto_values[] = { "echo", "http", NULL };
 static const char *const client_values[] = { "loadgen", "wrk", NULL };
+static const char *const spin_values[] = { "off", "on", NULL };
 static const char *const fault_values[] = { "none", "no-ready", "crash", "port-in-use", "refuse", NULL };
 
 const struct lab_wl_opt lab_wl_opts[] = {
@@ -125,6 +126,7 @@ const struct lab_wl_opt lab_wl_opts[] = {
                   "requests/s, the same for every variant (default: half the slowest capacity)", 1, 100000000 },
   { "proto", proto_values, "echo: echo (bytes back) or http (a minimal HTTP/1.1 keep-alive answer)", 0, 0 },
   { "client", client_values, "echo: closed-loop phase by our loadgen, or wrk (proto=http), then loadgen", 0, 0 },
+  { "spin", spin_values, "echo coro-*: a lone worker spins before it parks (lower p50, a CPU that never idles); default off", 0, 0 },
   { "server_cpus", NULL, "echo: the server's cpuset (default 0)", 0, 0 },
   { "client_cpus", NULL, "echo: the load generator's cpuset (default 1)", 0, 0 },
   { "phase_s", NULL, "echo: seconds of the closed-loop phase, and of the open-loop one unless open_s is given (default 2)", 0, 0 },

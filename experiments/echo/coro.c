@@ -11,10 +11,13 @@
  * io_uring backend that is a SEND linked to a RECV (one-shot, no provided
  * buffers: a parked coroutine owns its buffer), on epoll a send tried first,
  * a wait for readable and the recv; the runtime's own account
- * (coro_backend_features) is the report's `uring_features`.
+ * (coro_backend_features) is the report's `uring_features`.  A lone worker
+ * parks when idle; `--opt spin=on` makes it spin first (sched.c, idle():
+ * a lower p50 for a longer p99 here), reported as `lone_spin`.
  */
 #include <errno.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 #include <sys/socket.h>
 #include <unistd.h>
@@ -106,11 +109,18 @@ echo_coro_start (struct echo_server *srv)
 {
   char err[256];
   S = srv;
+  const char *spin = wl_opt (srv->a, "spin", "off");
+  if (strcmp (spin, "on") != 0 && strcmp (spin, "off") != 0)
+    {
+      fprintf (stderr, "wl-echo: option `--opt spin=%s`: expected on or off\n", spin);
+      exit (2);
+    }
   struct coro_config cfg = {
     .workers = srv->cpus,
     .stack_size = srv->a->stack_size ? (size_t) srv->a->stack_size : CORO_STACK_DEFAULT,
     .guard = coro_guard_parse (wl_opt (srv->a, "guard", "auto")),
     .backend = srv->backend,
+    .lone_spin = strcmp (spin, "on") == 0,
   };
   if (coro_runtime_start (&cfg, err, sizeof err) < 0)
     {
@@ -141,6 +151,7 @@ echo_coro_report (struct wl_report *r)
   wl_report_str (r, "backend", coro_backend_name ());
   wl_report_str (r, "guard", coro_guard_name ());
   wl_report_int (r, "workers", coro_nworkers ());
+  wl_report_str (r, "lone_spin", wl_opt (S->a, "spin", "off"));
   wl_report_int (r, "stack_size", (int64_t) st.stack_size);
   wl_report_int (r, "coro_spawned", (int64_t) st.spawned);
   wl_report_int (r, "coro_switches", (int64_t) st.switches);

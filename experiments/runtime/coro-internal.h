@@ -271,6 +271,7 @@ struct coro_worker
   uint64_t wake_syscalls;     /* eventfd writes by others to wake it (atomic: many writers) */
   long saved_bytes;           /* copy-stack buffers held by coroutines homed here */
   uint32_t spin_rounds;
+  uint64_t spins;             /* idle spin rounds, all episodes (coro_stats); its only writer */
   int efd;                    /* eventfd: wakes the poll */
   void *be;                   /* backend state */
   char *shared_stack;         /* copy-stack mode */
@@ -297,6 +298,7 @@ struct coro_sched
   uint16_t fpucw;
   enum coro_guard guard;
   bool writes_via_ring;       /* coro_config.writes_via_ring (io-uring.c) */
+  bool lone_spin;             /* coro_config.lone_spin (sched.c, idle()) */
   size_t stack_size, shared_size;
 };
 extern struct coro_sched coro_S;

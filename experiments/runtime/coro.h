@@ -60,6 +60,9 @@ struct coro_config
   bool writes_via_ring;     /* io_uring: every write/send is an SQE batched with the worker's
                                others; default (false): tried at once without waiting, an SQE
                                only when it would block */
+  bool lone_spin;           /* a lone worker (workers == 1) spins before it parks, as workers
+                               with others to steal from do; default (false): it parks at once
+                               (sched.c, idle(): what the spin costs on a VM) */
 };
 
 /* Starts the worker threads.  On failure returns -1 and writes why into errbuf. */
@@ -164,6 +167,7 @@ struct coro_stats
   uint64_t spawned, live, switches, steals, stacks_carved, arena_bytes;
   size_t stack_size, saved_stack_bytes; /* copy-stack bytes held by parked coroutines */
   uint64_t backend_syscalls; /* io_uring_enter / epoll / fd calls and eventfd wake-ups of the backends */
+  uint64_t spins;            /* rounds idle workers spun before parking (coro_config.lone_spin) */
 };
 void coro_stats (struct coro_stats *st);
 
