@@ -291,6 +291,64 @@ report_cases (void **state)
   json_object_put (pts);
 }
 
+/* report.md's p99 ratios: medians, the repeats' ranges, the claims' verdict. */
+static struct json_object *
+p99_point (const char *variant, int repeat, double p99_ms, double rate)
+{
+  struct json_object *p = point (variant, repeat, 200000, 0), *s = NULL, *f = NULL;
+  json_object_object_get_ex (p, "summary", &s);
+  json_object_object_get_ex (p, "client_figures", &f);
+  json_object_object_add (s, "lat_p99_ns", json_object_new_double (p99_ms * 1e6));
+  json_object_object_add (f, "rate", json_object_new_double (rate));
+  return p;
+}
+
+static char *
+p99_section (const double *a, const double *b, int repeats, double rate_b)
+{
+  struct json_object *pts = json_object_new_array ();
+  for (int i = 0; i < repeats; i++)
+    {
+      json_object_array_add (pts, p99_point ("coro-uring", i + 1, a[i], 60000));
+      json_object_array_add (pts, p99_point ("epoll", i + 1, b[i], rate_b));
+    }
+  char *s = section (pts);
+  json_object_put (pts);
+  return s;
+}
+
+static void
+p99_cases (void **state)
+{
+  (void) state;
+  /* ranges overlap: the medians' ratio, within noise */
+  char *s = p99_section ((double[]){ 0.8, 1.2, 1.6 }, (double[]){ 0.5, 1.5, 4.0 }, 3, 60000);
+  assert_non_null (strstr (s, "- n=1000: coro-uring / epoll = **0.80x** (1.200 against 1.500 ms; repeats "
+                              "0.800-1.600 and 0.500-4.000 ms) at 60000 requests/s: within noise: the repeats' "
+                              "min-max ranges overlap.\n"));
+  free (s);
+  /* apart: lower, or higher */
+  s = p99_section ((double[]){ 0.4, 0.5, 0.45 }, (double[]){ 0.6, 0.9, 0.7 }, 3, 60000);
+  assert_non_null (strstr (s, "coro-uring / epoll = **0.64x** (0.450 against 0.700 ms; repeats 0.400-0.500 and "
+                              "0.600-0.900 ms) at 60000 requests/s: lower, every repeat of coro-uring under every "
+                              "repeat of epoll."));
+  free (s);
+  s = p99_section ((double[]){ 2.0, 2.2, 2.1 }, (double[]){ 0.6, 0.9, 0.7 }, 3, 60000);
+  assert_non_null (strstr (s, "**3.00x**"));
+  assert_non_null (strstr (s, "higher, every repeat of coro-uring over every repeat of epoll."));
+  free (s);
+  /* one repeat each: no spread to judge by */
+  s = p99_section ((double[]){ 0.4 }, (double[]){ 0.8 }, 1, 60000);
+  assert_non_null (strstr (s, "**0.50x**"));
+  assert_non_null (strstr (s, "within noise: a single run on one side has no spread to judge by"));
+  free (s);
+  /* different open-loop rates: no verdict */
+  s = p99_section ((double[]){ 0.4, 0.5, 0.45 }, (double[]){ 0.6, 0.9, 0.7 }, 3, 30000);
+  assert_non_null (strstr (s, "at different rates (60000 and 30000 requests/s): not comparable.\n"));
+  assert_null (strstr (s, "lower, every repeat"));
+  free (s);
+}
+
 /* The HTML report of two points: the echo section as HTML. */
 static void
 html_cases (void **state)
@@ -326,6 +384,7 @@ main (void)
   const struct CMUnitTest tests[] = {
     cmocka_unit_test (judge_cases),
     cmocka_unit_test (cpu_per_req_cases),
+    cmocka_unit_test (p99_cases),
     cmocka_unit_test (report_cases),
     cmocka_unit_test (html_cases),
   };
