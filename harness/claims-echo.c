@@ -343,9 +343,13 @@ p99_ratios (FILE *f, const struct lab_agg *agg, int n)
           fprintf (f, "\nOpen-loop p99 ratios (medians over repeats):\n\n");
         header = 1;
         double ra = lab_agg_cnum (a, "rate"), rb = lab_agg_cnum (b, "rate");
-        fprintf (f, "- n=%ld: %s / %s = **%.2fx** (%.3f against %.3f ms; repeats %.3f-%.3f and %.3f-%.3f ms)", a->n,
-                 a->variant, b->variant, sa->med / sb->med, sa->med / 1e6, sb->med / 1e6, sa->min / 1e6, sa->max / 1e6,
-                 sb->min / 1e6, sb->max / 1e6);
+        fprintf (f, "- n=%ld: %s / %s = **%.2fx** (%.3f against %.3f ms", a->n, a->variant, b->variant,
+                 sa->med / sb->med, sa->med / 1e6, sb->med / 1e6);
+        if (sa->n > 1 || sb->n > 1)
+          fprintf (f, "; repeats %.3f-%.3f and %.3f-%.3f ms)", sa->min / 1e6, sa->max / 1e6, sb->min / 1e6,
+                   sb->max / 1e6);
+        else
+          fprintf (f, ", one repeat each)");
         if (ra > 0 && rb > 0 && fabs (ra - rb) > 0.01 * rb)
           fprintf (f, ", at different rates (%.0f and %.0f requests/s): not comparable.\n", ra, rb);
         else
