@@ -294,9 +294,12 @@ lab_claim_c8 (const struct lab_agg *agg, int n, FILE *f)
   return both (qps, p99);
 }
 
-/* The capacity goals at each n: coro-uring against epoll and thread. */
+/* The issue's goals at each n, coro-uring against epoll and against thread:
+   a list under `title` of line()'s sentences for the pairs usable() takes. */
 static void
-capacity_ratios (FILE *f, const struct lab_agg *agg, int n)
+goal_pairs (FILE *f, const struct lab_agg *agg, int n, const char *title,
+            int (*usable) (const struct lab_agg *, const struct lab_agg *),
+            void (*line) (FILE *, const struct lab_agg *, const struct lab_agg *))
 {
   static const char *const pairs[][2] = { { "coro-uring", "epoll" }, { "coro-uring", "thread" } };
   int header = 0;
@@ -307,66 +310,66 @@ capacity_ratios (FILE *f, const struct lab_agg *agg, int n)
         if (strcmp (a->experiment, "echo") || strcmp (a->variant, pairs[p][0]) || !a->n_ok)
           continue;
         b = lab_agg_find (agg, n, "echo", pairs[p][1], a->n);
-        if (b == NULL || !b->n_ok || a->ops_per_s <= 0 || b->ops_per_s <= 0)
+        if (b == NULL || !b->n_ok || !usable (a, b))
           continue;
         if (!header)
-          fprintf (f, "\nCapacity ratios (medians over repeats):\n\n");
+          fprintf (f, "\n%s:\n\n", title);
         header = 1;
-        fprintf (f, "- n=%ld: %s / %s = **%.2fx**.", a->n, a->variant, b->variant, a->ops_per_s / b->ops_per_s);
-        if (cap_bound_note (f, a, b) == 1)
-          fprintf (f, " Neither point's capacity was limited by the client.");
-        cpu_per_req_note (f, a, b);
-        contended_note (f, a, b);
+        fprintf (f, "- n=%ld: %s / %s = ", a->n, a->variant, b->variant);
+        line (f, a, b);
         fprintf (f, "\n");
       }
 }
 
-/* The issue's latency goal at each n: coro-uring's open-loop p99 against
-   epoll's (and thread's, C5's pair) at the same rate, with the verdict the
-   claims use: the repeats' min..max ranges apart, or within noise. */
-static void
-p99_ratios (FILE *f, const struct lab_agg *agg, int n)
+static int
+capacity_usable (const struct lab_agg *a, const struct lab_agg *b)
 {
-  static const char *const pairs[][2] = { { "coro-uring", "epoll" }, { "coro-uring", "thread" } };
-  int header = 0;
-  for (int i = 0; i < n; i++)
-    for (size_t p = 0; p < sizeof pairs / sizeof pairs[0]; p++)
-      {
-        const struct lab_agg *a = &agg[i], *b;
-        if (strcmp (a->experiment, "echo") || strcmp (a->variant, pairs[p][0]) || !a->n_ok)
-          continue;
-        b = lab_agg_find (agg, n, "echo", pairs[p][1], a->n);
-        const struct lab_stat *sa = &a->m[LAB_M_LAT_P99], *sb = b ? &b->m[LAB_M_LAT_P99] : NULL;
-        if (b == NULL || !b->n_ok || sa->n == 0 || sb->n == 0 || sa->med <= 0 || sb->med <= 0)
-          continue;
-        if (!header)
-          fprintf (f, "\nOpen-loop p99 ratios (medians over repeats):\n\n");
-        header = 1;
-        double ra = lab_agg_cnum (a, "rate"), rb = lab_agg_cnum (b, "rate");
-        fprintf (f, "- n=%ld: %s / %s = **%.2fx** (%.3f against %.3f ms", a->n, a->variant, b->variant,
-                 sa->med / sb->med, sa->med / 1e6, sb->med / 1e6);
-        if (sa->n > 1 || sb->n > 1)
-          fprintf (f, "; repeats %.3f-%.3f and %.3f-%.3f ms)", sa->min / 1e6, sa->max / 1e6, sb->min / 1e6,
-                   sb->max / 1e6);
-        else
-          fprintf (f, ", one repeat each)");
-        if (ra > 0 && rb > 0 && fabs (ra - rb) > 0.01 * rb)
-          fprintf (f, ", at different rates (%.0f and %.0f requests/s): not comparable.\n", ra, rb);
-        else
-          {
-            enum lab_verdict v = lab_verdict_lower (sa, sb);
-            if (v == LAB_V_HOLDS)
-              fprintf (f, " at %.0f requests/s: lower, every repeat of %s under every repeat of %s.", ra, a->variant,
-                       b->variant);
-            else if (v == LAB_V_FAILS)
-              fprintf (f, " at %.0f requests/s: higher, every repeat of %s over every repeat of %s.", ra, a->variant,
-                       b->variant);
-            else
-              fprintf (f, " at %.0f requests/s: within noise: %s.", ra, lab_verdict_why_noise (sa, sb));
-            contended_note (f, a, b);
-            fprintf (f, "\n");
-          }
-      }
+  return a->ops_per_s > 0 && b->ops_per_s > 0;
+}
+
+/* Capacity: the ratio and what the client-bound marks leave of it. */
+static void
+capacity_line (FILE *f, const struct lab_agg *a, const struct lab_agg *b)
+{
+  fprintf (f, "**%.2fx**.", a->ops_per_s / b->ops_per_s);
+  if (cap_bound_note (f, a, b) == 1)
+    fprintf (f, " Neither point's capacity was limited by the client.");
+  cpu_per_req_note (f, a, b);
+  contended_note (f, a, b);
+}
+
+static int
+p99_usable (const struct lab_agg *a, const struct lab_agg *b)
+{
+  const struct lab_stat *sa = &a->m[LAB_M_LAT_P99], *sb = &b->m[LAB_M_LAT_P99];
+  return sa->n > 0 && sb->n > 0 && sa->med > 0 && sb->med > 0;
+}
+
+/* Open-loop p99 at the same rate, with the verdict the claims use: the
+   repeats' min..max ranges apart, or within noise. */
+static void
+p99_line (FILE *f, const struct lab_agg *a, const struct lab_agg *b)
+{
+  const struct lab_stat *sa = &a->m[LAB_M_LAT_P99], *sb = &b->m[LAB_M_LAT_P99];
+  double ra = lab_agg_cnum (a, "rate"), rb = lab_agg_cnum (b, "rate");
+  fprintf (f, "**%.2fx** (%.3f against %.3f ms", sa->med / sb->med, sa->med / 1e6, sb->med / 1e6);
+  if (sa->n > 1 || sb->n > 1)
+    fprintf (f, "; repeats %.3f-%.3f and %.3f-%.3f ms)", sa->min / 1e6, sa->max / 1e6, sb->min / 1e6, sb->max / 1e6);
+  else
+    fprintf (f, ", one repeat each)");
+  if (ra > 0 && rb > 0 && fabs (ra - rb) > 0.01 * rb)
+    {
+      fprintf (f, ", at different rates (%.0f and %.0f requests/s): not comparable.", ra, rb);
+      return;
+    }
+  enum lab_verdict v = lab_verdict_lower (sa, sb);
+  if (v == LAB_V_HOLDS)
+    fprintf (f, " at %.0f requests/s: lower, every repeat of %s under every repeat of %s.", ra, a->variant, b->variant);
+  else if (v == LAB_V_FAILS)
+    fprintf (f, " at %.0f requests/s: higher, every repeat of %s over every repeat of %s.", ra, a->variant, b->variant);
+  else
+    fprintf (f, " at %.0f requests/s: within noise: %s.", ra, lab_verdict_why_noise (sa, sb));
+  contended_note (f, a, b);
 }
 
 void
@@ -425,8 +428,8 @@ lab_report_echo_section (FILE *f, const char *exp, const struct lab_agg *agg, in
         fprintf (f, " - |");
       fprintf (f, "\n");
     }
-  capacity_ratios (f, agg, n);
-  p99_ratios (f, agg, n);
+  goal_pairs (f, agg, n, "Capacity ratios (medians over repeats)", capacity_usable, capacity_line);
+  goal_pairs (f, agg, n, "Open-loop p99 ratios (medians over repeats)", p99_usable, p99_line);
   fprintf (f, "\nLoad = (CPU time over the closed loop's window + time waiting on a run queue) / (window x the "
               "side's CPUs): the server's CPU from its cgroup, less a coroutine server's idle spinning; the "
               "client's from getrusage (client_figures in the point JSON, with the cgroup and /proc readings "
