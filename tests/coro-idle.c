@@ -1,15 +1,20 @@
-/* Description: what an idle worker does before it parks (sched.c, idle()).
- * A lone worker parks at once: while its only coroutine sleeps it spins not
- * one round (coro_stats.spins stays), unless coro_config.lone_spin asks it
- * to; with a second worker to steal from, idle workers spin first as
- * before.  Counted in rounds, not timed: the sleeps only give the worker
- * idle episodes (20 of them, 1 ms each), on both backends. */
+/* Description: what an idle worker does before it parks and when it wakes
+ * (sched.c, idle()).  A lone worker parks at once: while its only coroutine
+ * sleeps it spins not one round (coro_stats.spins stays), unless
+ * coro_config.lone_spin asks it to; with a second worker to steal from,
+ * idle workers spin first as before.  Woken by its own I/O (a pipe written
+ * from outside while the worker is parked), a lone worker does not wake
+ * itself again through its eventfd (coro_stats.wakes stays).  Counted, not
+ * timed: the sleeps and gaps only give the worker idle episodes (20 of
+ * them, 1-2 ms each), on both backends. */
 #include <setjmp.h>
 #include <stdarg.h>
 #include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
 #include <stdio.h>
+#include <pthread.h>
+#include <unistd.h>
 
 #include <cmocka.h>
 
@@ -54,6 +59,46 @@ spins_while_sleeping (const char *backend, int workers, bool lone_spin)
   return spun;
 }
 
+static int pipe_fd[2];
+static uint64_t woken; /* eventfd wake-ups while the reader read */
+
+static void
+reader (void *arg)
+{
+  struct coro_stats a, b;
+  char c;
+  coro_stats (&a);
+  for (int i = 0; i < SLEEPS; i++)
+    assert_int_equal (coro_read (pipe_fd[0], &c, 1), 1);
+  coro_stats (&b);
+  woken = b.wakes - a.wakes;
+  coro_wg_done (&wg);
+}
+
+static void
+check_self_wake (const char *backend)
+{
+  char err[200];
+  struct coro_config cfg = { .workers = 1, .stack_size = 32 * 1024, .backend = backend };
+  assert_int_equal (pipe (pipe_fd), 0);
+  assert_int_equal (coro_runtime_start (&cfg, err, sizeof err), 0);
+  woken = 0;
+  coro_wg_add (&wg, 1);
+  assert_int_equal (coro_spawn (reader, NULL), 0);
+  for (int i = 0; i < SLEEPS; i++)
+    {
+      usleep (2000); /* the worker parks in its poll */
+      assert_int_equal (write (pipe_fd[1], "x", 1), 1);
+    }
+  coro_wg_wait (&wg);
+  coro_runtime_stop ();
+  close (pipe_fd[0]);
+  close (pipe_fd[1]);
+  if (woken != 0)
+    fail_msg ("%s: a lone worker woken by its own I/O %d times wrote its eventfd %llu times; it should run what "
+              "its poll reaped without waking itself", backend, SLEEPS, (unsigned long long) woken);
+}
+
 static void
 check (const char *backend)
 {
@@ -69,6 +114,7 @@ check (const char *backend)
   if (two < SLEEPS)
     fail_msg ("%s: 2 workers: %llu spin rounds in %d idle episodes, expected at least one each", backend,
               (unsigned long long) two, SLEEPS);
+  check_self_wake (backend);
 }
 
 static void

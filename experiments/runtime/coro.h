@@ -168,6 +168,7 @@ struct coro_stats
   size_t stack_size, saved_stack_bytes; /* copy-stack bytes held by parked coroutines */
   uint64_t backend_syscalls; /* io_uring_enter / epoll / fd calls and eventfd wake-ups of the backends */
   uint64_t spins;            /* rounds idle workers spun before parking (coro_config.lone_spin) */
+  uint64_t wakes;            /* eventfd writes that woke a parked worker (in backend_syscalls too) */
 };
 void coro_stats (struct coro_stats *st);
 
